@@ -1,0 +1,2 @@
+/** Major version of the shared types package. */
+export const TYPES_MAJOR_VERSION = 3;
