@@ -1,0 +1,42 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import { Authenticator } from './auth/authenticator.ts';
+import { loginPage } from './auth/login-page.ts';
+import { AppError } from './errors/app-error.ts';
+import type { AppState } from './http/app-state.ts';
+import { errorMiddleware } from './http/error-middleware.ts';
+import { mountRoutes } from './http/mount-routes.ts';
+import { requestContext } from './http/request-context.ts';
+import { buildRoutes } from './routes.ts';
+import type { Services } from './services.ts';
+
+export interface AppOptions {
+  authSecret: string;
+  maxBodyBytes: number;
+}
+
+/** Builds the Koa app from its dependencies; no listening, no environment reading. */
+export function buildApp(services: Services, options: AppOptions): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = true;
+  // Errors are answered by errorMiddleware and logged there; Koa's default handler would log twice.
+  app.silent = true;
+  const router = new Router<AppState>();
+  mountRoutes(router, buildRoutes(services, options.authSecret), {
+    authenticator: new Authenticator(options.authSecret, services.roles),
+    maxBodyBytes: options.maxBodyBytes,
+  });
+  router.get('/login', loginPage());
+  app.use(requestContext(services.logger));
+  app.use(errorMiddleware());
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new AppError('BOT_ERR_HTTP_METHOD_NOT_ALLOWED', 'Method not allowed on this path'),
+      notImplemented: () => new AppError('BOT_ERR_HTTP_METHOD_NOT_ALLOWED', 'Method not implemented'),
+    }),
+  );
+  return app;
+}
+

@@ -1,0 +1,35 @@
+import type { Middleware } from 'koa';
+
+/**
+ * The page behind the one-time link `npm start` prints: it reads the code from the URL fragment
+ * (fragments never reach servers or proxy logs), redeems it, and keeps the token in this
+ * browser. The admin panel replaces it later; the API contract stays the same.
+ */
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>bot host: sign in</title>
+<style>body{font:16px system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}code{word-break:break-all}</style>
+</head><body><h1>bot host</h1><p id="status">Signing in…</p><p><code id="token"></code></p>
+<script>
+(async () => {
+  const status = document.getElementById('status');
+  const code = new URLSearchParams(location.hash.slice(1)).get('code');
+  history.replaceState(null, '', location.pathname);
+  if (!code) { status.textContent = 'This link has no login code.'; return; }
+  const response = await fetch('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+  const body = await response.json();
+  if (!response.ok) { status.textContent = body.error.message; return; }
+  localStorage.setItem('bot.token', body.token);
+  status.textContent = 'Signed in as ' + body.sub + ' (' + body.role + '). Your API token (keep it secret):';
+  document.getElementById('token').textContent = body.token;
+})();
+</script></body></html>`;
+
+export function loginPage(): Middleware {
+  return (ctx) => {
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.body = PAGE;
+  };
+}

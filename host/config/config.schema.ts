@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Reads "true"/"false"/"1"/"0" the way operators write them in environment files. */
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const positiveInt = z.coerce.number().int().positive();
+const nonNegativeInt = z.coerce.number().int().nonnegative();
+
+/** Secrets must be long enough that guessing them is hopeless. */
+const secret = z.string().min(32, 'must be at least 32 characters');
+
+/**
+ * Every setting the host reads from its environment, in one place. Each field has a default or is
+ * optional, and a description that the README's configuration table repeats.
+ */
+export const configSchema = z.object({
+  DATABASE_URL: z
+    .url()
+    .optional()
+    .describe('PostgreSQL connection string. Absent: start the embedded PostgreSQL under BOT_DATA_DIR.'),
+  PORT: nonNegativeInt.max(65535).default(3000).describe('HTTP port of the host (0 picks a free one).'),
+  HOST: z.string().min(1).default('127.0.0.1').describe('Interface the HTTP server listens on.'),
+  BOT_PUBLIC_URL: z
+    .url()
+    .optional()
+    .describe('Base URL people and platforms reach the host at; used in printed links. Default: http://HOST:PORT.'),
+  BOT_APP_ROOT: z.string().default('.').describe('Folder that channel discovery scans.'),
+  BOT_DATA_DIR: z
+    .string()
+    .default('./var')
+    .describe('Holds the embedded database and the generated secrets.'),
+  BOT_AUTH_SECRET: secret
+    .optional()
+    .describe('HS256 key for admin tokens. Required with DATABASE_URL; generated under BOT_DATA_DIR otherwise.'),
+  BOT_DOWNLOAD_SECRET: secret
+    .optional()
+    .describe('Key for signed attachment download URLs. Required with DATABASE_URL; generated otherwise.'),
+  BOT_AUTH_LOGIN_LINK_TTL_MS: positiveInt
+    .default(15 * 60_000)
+    .describe('How long the one-time admin login link printed at start stays valid.'),
+  BOT_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('pino log level.'),
+  BOT_LOG_PRETTY: booleanFlag.optional().describe('Human-readable logs. Default: on when stdout is a terminal.'),
+  BOT_HTTP_MAX_BODY_BYTES: positiveInt.default(1024 * 1024).describe('Largest admin API request body; larger gets 413.'),
+  BOT_DB_POOL_MAX: positiveInt.default(10).describe('Largest number of pooled database connections.'),
+  BOT_DB_EMBEDDED_PORT: nonNegativeInt
+    .max(65535)
+    .default(0)
+    .describe('Port of the embedded PostgreSQL (0 picks a free one at each start).'),
+  BOT_MEMORY_SWEEP_INTERVAL_MS: positiveInt.default(60_000).describe('Time between TTL sweeps of expired memory.'),
+  BOT_MEMORY_SWEEP_BATCH_SIZE: positiveInt.default(5000).describe('Expired memory records deleted per statement.'),
+  BOT_MEMORY_SWEEP_PAUSE_MS: nonNegativeInt
+    .default(5)
+    .describe('Pause between two sweep batches, so concurrent writers keep their latency.'),
+});
+
+export type ConfigInput = z.input<typeof configSchema>;
+
+/** The parsed configuration, with paths made absolute. */
+export type Config = Readonly<
+  Omit<z.output<typeof configSchema>, 'BOT_APP_ROOT' | 'BOT_DATA_DIR'> & {
+    BOT_APP_ROOT: string;
+    BOT_DATA_DIR: string;
+    /** True when no DATABASE_URL is given and the host runs its own embedded PostgreSQL. */
+    embeddedDatabase: boolean;
+  }
+>;
+
+export function resolvePaths(parsed: z.output<typeof configSchema>, cwd: string): Config {
+  return {
+    ...parsed,
+    BOT_APP_ROOT: path.resolve(cwd, parsed.BOT_APP_ROOT),
+    BOT_DATA_DIR: path.resolve(cwd, parsed.BOT_DATA_DIR),
+    embeddedDatabase: parsed.DATABASE_URL === undefined,
+  };
+}

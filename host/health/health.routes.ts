@@ -1,0 +1,39 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { migrationsApplied } from '../db/migration-source.ts';
+import { AppError } from '../errors/app-error.ts';
+import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
+
+const status = z.object({ status: z.string() });
+
+export function healthRoutes(deps: { db: Knex }): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/health/live',
+      operationId: 'live',
+      summary: 'The process is up and serving HTTP',
+      tag: 'health',
+      permission: null,
+      success: { status: 200, description: 'Alive', schema: status },
+      handle: () => ({ status: 'live' }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/health/ready',
+      operationId: 'ready',
+      summary: 'The database is reachable and every migration is applied',
+      tag: 'health',
+      permission: null,
+      success: { status: 200, description: 'Ready for traffic', schema: status },
+      errors: [503],
+      async handle() {
+        const ready = await migrationsApplied(deps.db).catch((error: unknown) => {
+          throw new AppError('BOT_ERR_HEALTH_NOT_READY', 'The database is unreachable', undefined, { cause: error });
+        });
+        if (!ready) throw new AppError('BOT_ERR_HEALTH_NOT_READY', 'Database migrations are pending');
+        return { status: 'ready' };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,50 @@
+import type { Middleware } from 'koa';
+import { AppError, isAppError } from '../errors/app-error.ts';
+import { ERROR_CODES } from '../errors/error-codes.ts';
+import { isConnectionError } from '../errors/postgres-errors.ts';
+import type { AppState } from './app-state.ts';
+
+/** The one error body shape, everywhere: `{ error: { code, message, details } }`. */
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown };
+}
+
+/**
+ * Turns every failure into the error body. Our own errors show their message and details when
+ * their code is exposed; anything else becomes BOT_ERR_INTERNAL with a generic message, and the
+ * real error, with its cause chain, goes to the log only.
+ */
+export function errorMiddleware(): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new AppError('BOT_ERR_HTTP_NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`);
+      }
+    } catch (thrown) {
+      const error = toAppError(thrown);
+      const log = ctx.state.log;
+      if (error.status >= 500) log?.error({ err: thrown }, error.message);
+      else log?.debug({ err: thrown }, error.message);
+      ctx.status = error.status;
+      ctx.body = errorBody(error);
+    }
+  };
+}
+
+export function errorBody(error: AppError): ErrorBody {
+  if (!error.expose) {
+    return { error: { code: error.code, message: ERROR_CODES[error.code].description } };
+  }
+  return {
+    error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) },
+  };
+}
+
+function toAppError(thrown: unknown): AppError {
+  if (isAppError(thrown)) return thrown;
+  if (isConnectionError(thrown)) {
+    return new AppError('BOT_ERR_DB_UNAVAILABLE', 'The database is unavailable; retry later', undefined, { cause: thrown });
+  }
+  return new AppError('BOT_ERR_INTERNAL', 'Internal error', undefined, { cause: thrown });
+}

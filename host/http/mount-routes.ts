@@ -1,0 +1,38 @@
+import type Router from '@koa/router';
+import type { z } from 'zod';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { AppState } from './app-state.ts';
+import { readJsonBody } from './read-json-body.ts';
+import type { RouteDefinition } from './route-definition.ts';
+
+export interface MountOptions {
+  authenticator: Authenticator;
+  maxBodyBytes: number;
+}
+
+/** Registers each route: authenticate, authorise, read and validate input, handle, respond. */
+export function mountRoutes(router: Router<AppState>, routes: RouteDefinition[], options: MountOptions): void {
+  for (const route of routes) {
+    router.register(route.path, [route.method], async (ctx) => {
+      const principal = route.permission ? await options.authenticator.authorize(ctx, route.permission) : undefined;
+      const params = parseInput(route.params, ctx.params, 'path');
+      const query = parseInput(route.query, ctx.query, 'query');
+      const rawBody = route.body ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
+      const body = parseInput(route.body, rawBody ?? {}, 'body');
+      const result = await route.handle({ params, query, body, principal, ctx });
+      ctx.status = route.success.status;
+      if (route.success.schema) ctx.body = result;
+    });
+  }
+}
+
+function parseInput(schema: unknown, value: unknown, location: 'path' | 'query' | 'body'): never {
+  if (!schema) return undefined as never;
+  const result = (schema as z.ZodType).safeParse(value);
+  if (result.success) return result.data as never;
+  throw new AppError('BOT_ERR_HTTP_VALIDATION', `Invalid ${location}: ${result.error.issues[0]?.message ?? 'invalid'}`, {
+    location,
+    issues: result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * Starts the host: reads configuration, starts the embedded PostgreSQL when no DATABASE_URL is
+ * given, migrates, serves HTTP, runs the TTL sweep, and shuts down in reverse order on SIGINT or
+ * SIGTERM.
+ */
+import type { Server } from 'node:http';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { buildApp } from './app.ts';
+import type { Config } from './config/config.schema.ts';
+import { ConfigError, loadConfig } from './config/load-config.ts';
+import { resolveSecrets } from './config/persisted-secrets.ts';
+import { createKnex } from './db/create-knex.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.ts';
+import { migrateToLatest } from './db/migration-source.ts';
+import { createLogger } from './logging/create-logger.ts';
+import { TtlSweeper } from './memory/records/ttl-sweeper.ts';
+import { printAdminLoginLink } from './print-admin-login-link.ts';
+import { createServices } from './services.ts';
+import { listen } from './http/listen.ts';
+
+type Closer = () => Promise<void>;
+
+async function main(): Promise<void> {
+  const config = readConfigOrExit();
+  const logger = createLogger({ level: config.BOT_LOG_LEVEL, pretty: config.BOT_LOG_PRETTY ?? process.stdout.isTTY });
+  const closers: Closer[] = [];
+  installShutdown(logger, closers);
+
+  const embedded = config.embeddedDatabase ? await startEmbedded(config, logger) : undefined;
+  if (embedded) closers.unshift(() => embedded.stop());
+  const db = createKnex({ url: embedded?.url ?? config.DATABASE_URL!, poolMax: config.BOT_DB_POOL_MAX });
+  closers.unshift(() => db.destroy());
+  await migrateToLatest(db);
+
+  const secrets = await resolveSecrets(config);
+  const services = createServices({ db, logger });
+  const app = buildApp(services, { authSecret: secrets.authSecret, maxBodyBytes: config.BOT_HTTP_MAX_BODY_BYTES });
+  const server = await listen(app.callback(), config.PORT, config.HOST);
+  closers.unshift(() => closeServer(server));
+  const sweeper = startSweeper(db, config, logger);
+  closers.unshift(() => sweeper.close());
+
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const publicUrl = config.BOT_PUBLIC_URL ?? `http://${config.HOST}:${port}`;
+  logger.info({ url: publicUrl, database: embedded ? 'embedded' : 'external' }, 'bot host listening');
+  if (embedded) await printAdminLoginLink(services.loginLinks, publicUrl, config.BOT_AUTH_LOGIN_LINK_TTL_MS);
+}
+
+function readConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+}
+
+async function startEmbedded(config: Config, logger: Logger): Promise<EmbeddedDatabase> {
+  const dir = `${config.BOT_DATA_DIR}/postgres`;
+  logger.info({ dir }, 'no DATABASE_URL: starting the embedded PostgreSQL');
+  return startEmbeddedPostgres({ dir, port: config.BOT_DB_EMBEDDED_PORT, logger });
+}
+
+function startSweeper(db: Knex, config: Config, logger: Logger): TtlSweeper {
+  const sweeper = new TtlSweeper(db, {
+    intervalMs: config.BOT_MEMORY_SWEEP_INTERVAL_MS,
+    batchSize: config.BOT_MEMORY_SWEEP_BATCH_SIZE,
+    pauseMs: config.BOT_MEMORY_SWEEP_PAUSE_MS,
+    now: () => new Date(),
+    logger,
+  });
+  sweeper.start();
+  return sweeper;
+}
+
+/** Stops accepting connections, lets requests in flight finish, then closes idle keep-alives. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeIdleConnections();
+  });
+}
+
+/**
+ * The first SIGINT/SIGTERM closes everything in reverse start order (HTTP, sweeper, database
+ * pool, embedded PostgreSQL) and exits 0; a second one exits at once.
+ */
+function installShutdown(logger: Logger, closers: Closer[]): void {
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    for (const close of closers) {
+      await close().catch((error: unknown) => logger.error({ err: error }, 'error while shutting down'));
+    }
+    logger.info('bot host stopped');
+    logger.flush();
+    process.exit(0);
+  };
+  process.on('SIGINT', (signal) => void shutdown(signal));
+  process.on('SIGTERM', (signal) => void shutdown(signal));
+}
+
+main().catch((error: unknown) => {
+  console.error('bot host failed to start:', error);
+  process.exit(1);
+});

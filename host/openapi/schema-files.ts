@@ -1,0 +1,22 @@
+import pino from 'pino';
+import { createKnex } from '../db/create-knex.ts';
+import { buildRoutes } from '../routes.ts';
+import { createServices } from '../services.ts';
+import { HOST_VERSION } from '../version.ts';
+import { buildOpenApi } from './build-openapi.ts';
+
+/**
+ * The generated files under `schemas/`, by file name. Built from the code, never edited by hand:
+ * `npm run schemas` writes them and a test fails when the committed copies drift.
+ */
+export async function generateSchemaFiles(): Promise<Record<string, string>> {
+  // Building routes needs services, but nothing here queries: the pool never connects.
+  const db = createKnex({ url: 'postgres://schema-generation.invalid/none' });
+  try {
+    const services = createServices({ db, logger: pino({ level: 'silent' }) });
+    const routes = buildRoutes(services, 'schema-generation-only');
+    return { 'openapi.json': `${JSON.stringify(buildOpenApi(routes, HOST_VERSION), null, 2)}\n` };
+  } finally {
+    await db.destroy();
+  }
+}

@@ -1,0 +1,22 @@
+import { authRoutes } from './auth/auth.routes.ts';
+import { healthRoutes } from './health/health.routes.ts';
+import type { RouteDefinition } from './http/route-definition.ts';
+import { memoryDefinitionRoutes } from './memory/definitions/memory-definitions.routes.ts';
+import { memoryRecordRoutes } from './memory/records/memory-records.routes.ts';
+import { buildOpenApi } from './openapi/build-openapi.ts';
+import { openApiRoute } from './openapi/openapi.routes.ts';
+import type { Services } from './services.ts';
+import { HOST_VERSION } from './version.ts';
+
+/** Every route the host serves, in one list: the router mounts it and OpenAPI describes it. */
+export function buildRoutes(services: Services, authSecret: string): RouteDefinition[] {
+  const routes: RouteDefinition[] = [
+    ...healthRoutes({ db: services.db }),
+    ...authRoutes({ loginLinks: services.loginLinks, authSecret }),
+    ...memoryDefinitionRoutes({ definitions: services.memoryDefinitions }),
+    ...memoryRecordRoutes({ records: services.memoryRecords }),
+  ];
+  let document: Record<string, unknown> | undefined;
+  routes.push(openApiRoute(() => (document ??= buildOpenApi(routes, HOST_VERSION))));
+  return routes;
+}

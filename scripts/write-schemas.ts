@@ -1,0 +1,9 @@
+/** `npm run schemas`: regenerates the JSON files under `schemas/` from the code. */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { generateSchemaFiles } from '../host/openapi/schema-files.ts';
+
+for (const [name, content] of Object.entries(await generateSchemaFiles())) {
+  await writeFile(path.join('schemas', name), content);
+  console.log(`wrote schemas/${name}`);
+}

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../host/config/load-config.ts';
+
+const SECRET = 'x'.repeat(32);
+
+describe('loadConfig', () => {
+  test('applies defaults and resolves paths against the working directory', () => {
+    const config = loadConfig({}, '/srv/bot');
+    assert.equal(config.PORT, 3000);
+    assert.equal(config.BOT_DATA_DIR, '/srv/bot/var');
+    assert.equal(config.BOT_APP_ROOT, '/srv/bot');
+    assert.equal(config.embeddedDatabase, true);
+  });
+
+  test('returns a frozen object', () => {
+    assert.ok(Object.isFrozen(loadConfig({}, '/')));
+  });
+
+  test('treats an empty variable as unset', () => {
+    assert.equal(loadConfig({ PORT: '' }, '/').PORT, 3000);
+  });
+
+  test('names every invalid variable in one error', () => {
+    assert.throws(
+      () => loadConfig({ PORT: 'eighty', BOT_MEMORY_SWEEP_BATCH_SIZE: '-1', BOT_LOG_LEVEL: 'loud' }, '/'),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        for (const name of ['PORT', 'BOT_MEMORY_SWEEP_BATCH_SIZE', 'BOT_LOG_LEVEL']) assert.match(error.message, new RegExp(name));
+        return true;
+      },
+    );
+  });
+
+  test('requires both secrets when DATABASE_URL is set', () => {
+    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/bot' }, '/'), /BOT_AUTH_SECRET.*\n.*BOT_DOWNLOAD_SECRET/);
+    const config = loadConfig(
+      { DATABASE_URL: 'postgres://db/bot', BOT_AUTH_SECRET: SECRET, BOT_DOWNLOAD_SECRET: SECRET },
+      '/',
+    );
+    assert.equal(config.embeddedDatabase, false);
+  });
+
+  test('refuses short secrets', () => {
+    assert.throws(() => loadConfig({ BOT_AUTH_SECRET: 'changeme' }, '/'), /BOT_AUTH_SECRET: must be at least 32 characters/);
+  });
+
+  test('reads boolean flags', () => {
+    assert.equal(loadConfig({ BOT_LOG_PRETTY: 'false' }, '/').BOT_LOG_PRETTY, false);
+    assert.throws(() => loadConfig({ BOT_LOG_PRETTY: 'maybe' }, '/'), /BOT_LOG_PRETTY/);
+  });
+});

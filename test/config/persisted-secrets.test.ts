@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { loadConfig } from '../../host/config/load-config.ts';
+import { resolveSecrets } from '../../host/config/persisted-secrets.ts';
+
+const dir = await mkdtemp(path.join(tmpdir(), 'bot-secrets-'));
+after(() => rm(dir, { recursive: true, force: true }));
+
+test('generates strong secrets once on the embedded default and reuses them', async () => {
+  const config = loadConfig({ BOT_DATA_DIR: dir }, '/');
+  const first = await resolveSecrets(config);
+  assert.ok(first.authSecret.length >= 32);
+  assert.notEqual(first.authSecret, first.downloadSecret);
+  assert.deepEqual(await resolveSecrets(config), first);
+  assert.equal((await stat(path.join(dir, 'secrets.json'))).mode & 0o777, 0o600);
+});
+
+test('configured secrets win over generated ones', async () => {
+  const configured = 'c'.repeat(40);
+  const config = loadConfig({ BOT_DATA_DIR: dir, BOT_AUTH_SECRET: configured }, '/');
+  assert.equal((await resolveSecrets(config)).authSecret, configured);
+});

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+
+let t: TestApp;
+before(async () => (t = await createTestApp({ maxBodyBytes: 1024 })));
+after(() => t.close());
+
+test('an unknown path answers 404 with the error body', async () => {
+  const response = await t.request('GET', '/nowhere');
+  assert.equal(response.status, 404);
+  assert.equal(response.body.error.code, 'BOT_ERR_HTTP_NOT_FOUND');
+});
+
+test('a known path with another method answers 405 with the error body', async () => {
+  const response = await t.request('PUT', '/health/live');
+  assert.equal(response.status, 405);
+  assert.equal(response.body.error.code, 'BOT_ERR_HTTP_METHOD_NOT_ALLOWED');
+});
+
+test('malformed JSON answers 400', async () => {
+  const response = await t.request('POST', '/api/auth/login', { body: '{"code":' });
+  assert.equal(response.status, 400);
+  assert.equal(response.body.error.code, 'BOT_ERR_HTTP_MALFORMED_JSON');
+});
+
+test('a body over the limit answers 413', async () => {
+  const response = await t.request('POST', '/api/auth/login', { body: { code: 'x'.repeat(2000) } });
+  assert.equal(response.status, 413);
+  assert.equal(response.body.error.code, 'BOT_ERR_HTTP_BODY_TOO_LARGE');
+});
+
+test('a body that is not JSON answers 415', async () => {
+  const response = await t.request('POST', '/api/auth/login', { body: 'code=x', headers: { 'content-type': 'text/plain' } });
+  assert.equal(response.status, 415);
+});
+
+test('a body failing the route schema answers 422 naming the field', async () => {
+  const response = await t.request('POST', '/api/auth/login', { body: { code: 42 } });
+  assert.equal(response.status, 422);
+  assert.equal(response.body.error.code, 'BOT_ERR_HTTP_VALIDATION');
+  assert.equal(response.body.error.details.issues[0].path, 'code');
+});
+
+test('liveness and readiness answer 200 on a migrated database', async () => {
+  assert.equal((await t.request('GET', '/health/live')).status, 200);
+  const ready = await t.request('GET', '/health/ready');
+  assert.equal(ready.status, 200);
+  assert.deepEqual(ready.body, { status: 'ready' });
+});
+
+test('the OpenAPI document is public and lists the protected routes with their permission', async () => {
+  const response = await t.request('GET', '/api/openapi.json');
+  assert.equal(response.status, 200);
+  assert.equal(response.body.openapi, '3.1.0');
+  assert.equal(response.body.paths['/api/memory-definitions'].post['x-permission'], 'memory_definition:create');
+  assert.deepEqual(response.body.paths['/health/ready'].get.security, []);
+});

@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+const STOP_TIMEOUT_MS = 30_000;
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface HostProcess {
+  /** Base URL the host announced in its "listening" log line. */
+  url: string;
+  child: ChildProcess;
+  /** Everything written to stdout so far (logs and the printed login link). */
+  output(): string;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Runs `npm start` as a real child process, exactly as a newcomer would, and waits until it logs
+ * that it listens. DATABASE_URL is removed unless given, so the embedded path is what runs.
+ */
+export async function startHostProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<HostProcess> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', BOT_LOG_PRETTY: 'false', ...env };
+  if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL;
+  delete childEnv.TEST_DATABASE_URL;
+  // Its own process group, so a stuck host and its PostgreSQL can be killed together.
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: REPO_ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = await waitForListening(child, () => output, timeoutMs);
+  return {
+    url,
+    child,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = once(child, 'exit') as Promise<[number | null]>;
+      child.kill(signal);
+      const timer = setTimeout(() => killGroup(child), STOP_TIMEOUT_MS);
+      const [code] = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+async function waitForListening(child: ChildProcess, output: () => string, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const url = findListeningUrl(output());
+    if (url) return url;
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  killGroup(child);
+  throw new Error(`npm start did not listen within ${timeoutMs} ms:\n${output()}`);
+}
+
+function findListeningUrl(output: string): string | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      if (entry.msg === 'bot host listening' && entry.url) return entry.url;
+    } catch {
+      // a partial line: read it again once complete
+    }
+  }
+  return undefined;
+}
+
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
