@@ -1,0 +1,199 @@
+import type { Knex } from 'knex';
+import { AppError } from '../../errors/app-error.ts';
+import { PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from '../../errors/postgres-errors.ts';
+import { likePattern, parseSort, type Page } from '../../http/list-query.ts';
+import { toMemoryDefinition, type MemoryDefinition, type MemoryDefinitionRow, type MemoryScope } from './memory-definition.ts';
+import {
+  checkCreateInput,
+  checkPatch,
+  type DefinitionColumns,
+  type MemoryDefinitionInput,
+  type MemoryDefinitionPatch,
+} from './memory-definition-input.ts';
+import { isValidSlug, slugify } from './slugify.ts';
+
+const TABLE = 'memory_definitions';
+
+/** Sortable fields and the SQL each sorts by; names sort case-insensitively, as people read them. */
+const SORT_SQL = {
+  name: 'lower(name)',
+  slug: 'slug',
+  scope: 'scope',
+  ttlSeconds: 'ttl_seconds',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+} as const;
+export const MEMORY_DEFINITION_SORTS = Object.keys(SORT_SQL) as [keyof typeof SORT_SQL, ...(keyof typeof SORT_SQL)[]];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface MemoryDefinitionListQuery {
+  /** Case-insensitive, literal match on name or slug. */
+  q?: string;
+  scope?: MemoryScope;
+  /** `field` or `-field`, a field of {@link MEMORY_DEFINITION_SORTS}. */
+  sort?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface SlugCheck {
+  slug: string;
+  valid: boolean;
+  available: boolean;
+}
+
+/** Memory definitions in Postgres: the contract every memory record is validated against. */
+export class MemoryDefinitionStore {
+  readonly #db: Knex;
+  readonly #now: () => Date;
+
+  constructor(db: Knex, options: { now: () => Date }) {
+    this.#db = db;
+    this.#now = options.now;
+  }
+
+  async list({ q, scope, sort = 'name', limit = 50, offset = 0 }: MemoryDefinitionListQuery = {}): Promise<Page<MemoryDefinition>> {
+    const filtered = this.#db(TABLE).modify((query) => {
+      if (scope) query.where({ scope });
+      if (q) query.where((where) => where.whereILike('name', likePattern(q)).orWhereILike('slug', likePattern(q)));
+    });
+    const { field, direction } = parseSort(sort);
+    const column = SORT_SQL[field as keyof typeof SORT_SQL] ?? SORT_SQL.name;
+    const [rows, [counted]] = await Promise.all([
+      // Ties (same scope, same TTL) are broken by id so pages never overlap or skip rows.
+      filtered.clone().select('*').orderByRaw(`${column} ${direction}, id ${direction}`).limit(limit).offset(offset),
+      filtered.clone().count<{ count: number }[]>({ count: '*' }),
+    ]);
+    return { items: (rows as MemoryDefinitionRow[]).map(toMemoryDefinition), total: Number(counted?.count ?? 0) };
+  }
+
+  /** Throws BOT_ERR_MEMORY_DEFINITION_NOT_FOUND when no definition has this id. */
+  async get(id: string): Promise<MemoryDefinition> {
+    const row = UUID.test(id) ? await this.#db<MemoryDefinitionRow>(TABLE).where({ id }).first() : undefined;
+    if (!row) throw notFound(id);
+    return toMemoryDefinition(row);
+  }
+
+  /** The definitions with these slugs; unknown slugs are simply absent from the result. */
+  async findBySlugs(slugs: readonly string[]): Promise<MemoryDefinition[]> {
+    if (slugs.length === 0) return [];
+    const rows = await this.#db<MemoryDefinitionRow>(TABLE).whereIn('slug', [...slugs]);
+    return rows.map(toMemoryDefinition);
+  }
+
+  async create(input: MemoryDefinitionInput): Promise<MemoryDefinition> {
+    const columns = checkCreateInput(input);
+    const now = this.#now();
+    const [row] = await this.#db(TABLE)
+      .insert({ ...columns, schema: JSON.stringify(columns.schema), created_at: now, updated_at: now })
+      .returning<MemoryDefinitionRow[]>('*')
+      .catch((error: unknown) => rethrowConflict(error, columns));
+    return toMemoryDefinition(row!);
+  }
+
+  /**
+   * Changes the given fields. The row is locked first, so no record can be written for it
+   * between the lock checks and the update (a record insert needs a key-share lock on it).
+   */
+  async update(id: string, patch: MemoryDefinitionPatch): Promise<MemoryDefinition> {
+    const columns = checkPatch(patch);
+    if (Object.keys(columns).length === 0) return this.get(id);
+    if (!UUID.test(id)) throw notFound(id);
+    const row = await this.#db.transaction(async (trx) => {
+      const locked = await trx<MemoryDefinitionRow>(TABLE).where({ id }).forUpdate().first();
+      if (!locked) throw notFound(id);
+      await checkLocks(trx, locked, columns);
+      const [updated] = await trx(TABLE)
+        .update({ ...columns, ...(columns.schema && { schema: JSON.stringify(columns.schema) }), updated_at: this.#nextVersion(trx) })
+        .where({ id })
+        .returning<MemoryDefinitionRow[]>('*');
+      return updated!;
+    }).catch((error: unknown) => rethrowConflict(error, columns));
+    return toMemoryDefinition(row);
+  }
+
+  /** Deletes the definition; its records go with it (foreign key cascade). */
+  async delete(id: string): Promise<void> {
+    const deleted = UUID.test(id) ? await this.#db(TABLE).where({ id }).delete() : 0;
+    if (deleted === 0) throw notFound(id);
+  }
+
+  /**
+   * Whether a slug (given, or derived from a name) is valid and free. `excludeId` lets an edit
+   * form check its own definition's slug without seeing it as taken.
+   */
+  async checkSlug(input: { name: string } | { slug: string }, excludeId?: string): Promise<SlugCheck> {
+    const slug = 'slug' in input ? input.slug : slugify(input.name);
+    if (!isValidSlug(slug)) return { slug, valid: false, available: false };
+    const taken = await this.#db(TABLE)
+      .where({ slug })
+      .modify((query) => {
+        if (excludeId && UUID.test(excludeId)) query.whereNot({ id: excludeId });
+      })
+      .first('id');
+    return { slug, valid: true, available: !taken };
+  }
+
+  /**
+   * `updated_at` doubles as the definition's version (the record side re-compiles its validator
+   * when it changes), so it must move on every update even when the clock has not.
+   */
+  #nextVersion(trx: Knex.Transaction): Knex.Raw {
+    return trx.raw(`greatest(?::timestamptz, updated_at + interval '1 millisecond')`, [this.#now()]);
+  }
+}
+
+/** Slug and scope are fixed once something depends on them; see {@link slugLockReason}. */
+async function checkLocks(trx: Knex.Transaction, current: MemoryDefinitionRow, columns: Partial<DefinitionColumns>): Promise<void> {
+  if (columns.slug !== undefined && columns.slug !== current.slug) {
+    const reason = await slugLockReason(trx, current.id);
+    if (reason) throw new AppError('BOT_ERR_MEMORY_DEFINITION_SLUG_LOCKED', reason, { field: 'slug', slug: current.slug });
+  }
+  // Each record's identity (its scope key) was built for the old scope; a new scope would make
+  // stored records unreachable or collide. Change it only on a definition without records.
+  if (columns.scope !== undefined && columns.scope !== current.scope && (await hasRecords(trx, current.id))) {
+    throw new AppError('BOT_ERR_MEMORY_DEFINITION_SCOPE_LOCKED', `The scope of "${current.slug}" cannot change: records exist`, {
+      field: 'scope',
+      scope: current.scope,
+    });
+  }
+}
+
+/**
+ * The one place that decides whether a definition's slug is frozen, and why. Expired records
+ * not yet swept count too: they still belong to the slug.
+ * TODO(workflows): when workflows are stored, also lock the slug when any workflow version has a
+ * `kind: memory` def whose `settings.definition_id` is this id.
+ */
+export async function slugLockReason(db: Knex, definitionId: string): Promise<string | undefined> {
+  if (await hasRecords(db, definitionId)) return 'The slug cannot change: memory records exist for this definition';
+  return undefined;
+}
+
+async function hasRecords(db: Knex, definitionId: string): Promise<boolean> {
+  const row = await db('memory_records').where({ definition_id: definitionId }).first(db.raw('1 as found'));
+  return row !== undefined;
+}
+
+/** Unique indexes catch what a pre-check would miss: two requests saving the same name at once. */
+function rethrowConflict(error: unknown, columns: Partial<DefinitionColumns>): never {
+  if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) {
+    const constraint = pgConstraint(error);
+    if (constraint === 'memory_definitions_name_unique') {
+      throw new AppError('BOT_ERR_MEMORY_DEFINITION_NAME_TAKEN', `A memory definition is already named "${columns.name}"`, {
+        field: 'name',
+      }, { cause: error });
+    }
+    if (constraint === 'memory_definitions_slug_unique') {
+      throw new AppError('BOT_ERR_MEMORY_DEFINITION_SLUG_TAKEN', `A memory definition already has the slug "${columns.slug}"`, {
+        field: 'slug',
+      }, { cause: error });
+    }
+  }
+  throw error;
+}
+
+function notFound(id: string): AppError {
+  return new AppError('BOT_ERR_MEMORY_DEFINITION_NOT_FOUND', `No memory definition has the id "${id}"`, { id });
+}
