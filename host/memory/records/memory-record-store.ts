@@ -1,0 +1,173 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { AppError } from '../../errors/app-error.ts';
+import type { Page } from '../../http/list-query.ts';
+import { toMemoryRecord, type MemoryRecord, type MemoryRecordRow, type MemoryTarget } from './memory-record.ts';
+import { MemoryValueValidator, type ValueError } from './memory-value-validator.ts';
+import { assertSlugNames, assertSlugsKnown, buildWriteRows, type MemoryWriteEntry, type WriteDefinition } from './memory-write-rows.ts';
+import { loadLiveRecords, upsertRecords, type LoadedRow } from './memory-record-queries.ts';
+
+export type { MemoryWriteEntry } from './memory-write-rows.ts';
+
+export interface MemoryRecordStoreOptions {
+  /** The clock every expiry is computed and compared with; tests move it by hand. */
+  now: () => Date;
+  logger: Pick<Logger, 'warn'>;
+}
+
+/** A stored value that no longer matches its definition's current schema. */
+export interface InvalidMemoryRecord {
+  slug: string;
+  recordId: string;
+  errors: ValueError[];
+}
+
+export interface MemoryLoadResult {
+  /** Valid, unexpired values by slug; a missing record is a missing key. */
+  values: Record<string, unknown>;
+  invalid: InvalidMemoryRecord[];
+}
+
+export interface MemoryRecordListQuery {
+  definitionId?: string;
+  ownerId?: string;
+  limit: number;
+  offset: number;
+}
+
+const RECORD_COLUMNS = [
+  'r.id', 'r.definition_id', 'd.slug', 'r.owner_id', 'r.workflow_id', 'r.thread_id', 'r.run_id',
+  'r.value', 'r.expires_at', 'r.created_at', 'r.updated_at',
+];
+
+/**
+ * Memory records: schema-checked values per owner and definition scope, written by atomic
+ * upserts that replace the whole value, never returned once expired.
+ */
+export class MemoryRecordStore {
+  readonly #db: Knex;
+  readonly #now: () => Date;
+  readonly #logger: Pick<Logger, 'warn'>;
+  readonly #validator = new MemoryValueValidator();
+
+  constructor(db: Knex, { now, logger }: MemoryRecordStoreOptions) {
+    this.#db = db;
+    this.#now = now;
+    this.#logger = logger;
+  }
+
+  /**
+   * Writes complete values for several slugs of one target, all or none.
+   * @example await store.write({ ownerId, threadId }, { profile: { name: 'Ada' } })
+   */
+  write(target: MemoryTarget, values: Record<string, unknown>): Promise<MemoryRecord[]> {
+    return this.writeBatch(Object.entries(values).map(([slug, value]) => ({ target, slug, value })));
+  }
+
+  /** Writes many entries (any targets) in one transaction and one multi-row upsert. */
+  async writeBatch(entries: MemoryWriteEntry[]): Promise<MemoryRecord[]> {
+    const slugs = entries.map((entry) => entry.slug);
+    assertSlugNames(slugs);
+    if (entries.length === 0) return [];
+    const now = this.#now();
+    return this.#db.transaction(async (trx) => {
+      // FOR SHARE: a definition cannot change its schema or TTL between our check and our write.
+      const definitions = await readDefinitions(trx, [...new Set(slugs)]);
+      assertSlugsKnown(slugs, definitions);
+      const rows = buildWriteRows(entries, definitions, this.#validator, now);
+      const slugById = new Map([...definitions.values()].map((definition) => [definition.id, definition.slug]));
+      const written = await upsertRecords(trx, rows, now);
+      return written.map((row) => toMemoryRecord({ ...row, slug: slugById.get(row.definition_id)! }));
+    });
+  }
+
+  /**
+   * Loads a target's working memory: global definitions always, the others only when listed in
+   * `definitionIds` and the target has their scope's id. Invalid values are skipped and reported.
+   */
+  async load(target: MemoryTarget, { definitionIds = [] }: { definitionIds?: string[] } = {}): Promise<MemoryLoadResult> {
+    const rows = await loadLiveRecords(this.#db, target, definitionIds, this.#now());
+    const result: MemoryLoadResult = { values: {}, invalid: [] };
+    for (const row of rows) {
+      const errors = this.#check(row);
+      if (errors.length === 0) result.values[row.slug] = row.value;
+      else result.invalid.push({ slug: row.slug, recordId: row.id, errors });
+    }
+    if (result.invalid.length > 0) {
+      this.#logger.warn({ ownerId: target.ownerId, invalid: result.invalid }, 'memory records no longer match their schema; not loaded');
+    }
+    return result;
+  }
+
+  async list({ definitionId, ownerId, limit, offset }: MemoryRecordListQuery): Promise<Page<MemoryRecord>> {
+    const query = this.#live();
+    if (definitionId) query.where('r.definition_id', definitionId);
+    if (ownerId) query.where('r.owner_id', ownerId);
+    const [counted] = await query.clone().count<{ total: number }[]>({ total: '*' });
+    const rows: MemoryRecordRow[] = await query
+      .select(RECORD_COLUMNS)
+      .orderBy([{ column: 'r.updated_at', order: 'desc' }, { column: 'r.id' }])
+      .limit(limit)
+      .offset(offset);
+    return { items: rows.map(toMemoryRecord), total: counted?.total ?? 0 };
+  }
+
+  async get(id: string): Promise<MemoryRecord> {
+    const row: MemoryRecordRow | undefined = await this.#live().where('r.id', id).first(RECORD_COLUMNS);
+    if (!row) throw recordNotFound(id);
+    return toMemoryRecord(row);
+  }
+
+  async delete(id: string): Promise<void> {
+    const deleted = await this.#db('memory_records')
+      .where('id', id)
+      .where((where) => where.whereNull('expires_at').orWhere('expires_at', '>', this.#now()))
+      .delete();
+    if (deleted === 0) throw recordNotFound(id);
+  }
+
+  /** Right to be forgotten: deletes every record of the owner, expired ones included. */
+  eraseOwner(ownerId: string): Promise<number> {
+    return this.#db('memory_records').where('owner_id', ownerId).delete();
+  }
+
+  /** Deletes the run-scope records of a finished run (success or failure). */
+  async endRun(runId: string): Promise<number> {
+    const result = await this.#db.raw<{ rowCount: number }>(
+      `DELETE FROM memory_records r USING memory_definitions d
+        WHERE r.run_id = ? AND d.id = r.definition_id AND d.scope = 'run'`,
+      [runId],
+    );
+    return result.rowCount;
+  }
+
+  /** Records joined with their definition, unexpired at the injected clock's now. */
+  #live(): Knex.QueryBuilder {
+    const now = this.#now();
+    return this.#db('memory_records as r')
+      .join('memory_definitions as d', 'd.id', 'r.definition_id')
+      .where((where) => where.whereNull('r.expires_at').orWhere('r.expires_at', '>', now));
+  }
+
+  #check(row: LoadedRow): ValueError[] {
+    const definition = { id: row.definition_id, updatedAt: row.definition_updated_at.toISOString(), schema: row.schema };
+    try {
+      return this.#validator.check(definition, row.value);
+    } catch (error) {
+      // A schema ajv cannot compile makes the record unloadable, not the caller's run fail.
+      return [{ path: '/', message: `the schema does not compile: ${error instanceof Error ? error.message : String(error)}` }];
+    }
+  }
+}
+
+async function readDefinitions(trx: Knex.Transaction, slugs: string[]): Promise<Map<string, WriteDefinition>> {
+  const rows: WriteDefinition[] = await trx('memory_definitions')
+    .select('id', 'slug', 'scope', 'ttl_seconds', 'schema', 'updated_at')
+    .whereIn('slug', slugs)
+    .forShare();
+  return new Map(rows.map((row) => [row.slug, row]));
+}
+
+function recordNotFound(id: string): AppError {
+  return new AppError('BOT_ERR_MEMORY_RECORD_NOT_FOUND', `No live memory record has id ${id}`, { id });
+}

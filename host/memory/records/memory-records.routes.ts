@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { MAX_PAGE_SIZE, pageSchema } from '../../http/list-query.ts';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition.ts';
+import { memoryRecordSchema } from './memory-record.ts';
+import type { MemoryRecordStore } from './memory-record-store.ts';
+
+const ownerIdSchema = z.string().min(1).max(200);
+
+const listQuery = z.object({
+  definitionId: z.uuid().optional().describe('Only records of this memory definition'),
+  ownerId: ownerIdSchema.optional().describe('Only records of this owner (subscriber)'),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50).describe('Page size (1-200)'),
+  offset: z.coerce.number().int().min(0).default(0).describe('Items to skip'),
+});
+
+export function memoryRecordRoutes(deps: { records: MemoryRecordStore }): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/memory-records',
+      operationId: 'listMemoryRecords',
+      summary: 'List live memory records, most recently updated first; expired ones are never listed',
+      tag: 'memory',
+      permission: 'memory_record:read',
+      query: listQuery,
+      success: { status: 200, description: 'A page of memory records', schema: pageSchema(memoryRecordSchema) },
+      handle: ({ query }) => deps.records.list(query),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/api/memory-records/:id',
+      operationId: 'deleteMemoryRecord',
+      summary: 'Delete one memory record',
+      tag: 'memory',
+      permission: 'memory_record:delete',
+      params: z.object({ id: z.uuid() }),
+      success: { status: 204, description: 'Deleted' },
+      errors: [404],
+      handle: ({ params }) => deps.records.delete(params.id),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/api/subscribers/:id/memory',
+      operationId: 'eraseSubscriberMemory',
+      summary: "Erase all of one subscriber's memory (right to be forgotten)",
+      tag: 'memory',
+      permission: 'memory_record:delete',
+      params: z.object({ id: ownerIdSchema }),
+      success: { status: 200, description: 'How many records were deleted', schema: z.object({ deleted: z.number().int() }) },
+      handle: async ({ params }) => ({ deleted: await deps.records.eraseOwner(params.id) }),
+    }),
+  ];
+}

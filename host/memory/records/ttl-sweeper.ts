@@ -1,0 +1,147 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Knex } from 'knex';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+
+/** Advisory lock key shared by every host instance: "memttl" in ASCII. */
+const SWEEP_LOCK_KEY = 0x6d656d74746c;
+
+/**
+ * One short statement per batch. `SKIP LOCKED` steps around rows a writer is upserting right now,
+ * and ordering by expiry walks the partial expiry index instead of scanning the table.
+ */
+const DELETE_BATCH_SQL = `
+  DELETE FROM memory_records
+   WHERE ctid = ANY(ARRAY(
+     SELECT ctid FROM memory_records
+      WHERE expires_at <= ?::timestamptz
+      ORDER BY expires_at
+      LIMIT ?
+      FOR UPDATE SKIP LOCKED))`;
+
+export interface TtlSweeperOptions {
+  /** Time between the end of one sweep and the start of the next. */
+  intervalMs: number;
+  /** Rows deleted per statement. */
+  batchSize: number;
+  /** Pause between batches, so concurrent writers keep their latency. */
+  pauseMs: number;
+  now: () => Date;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+}
+
+export interface SweepResult {
+  deleted: number;
+  /** DELETE statements run, the last one deleting fewer than the batch size. */
+  batches: number;
+  /** False when another instance held the sweep lock, so nothing was done. */
+  ran: boolean;
+}
+
+/**
+ * Deletes expired memory records in batches on a timer. Only one instance sweeps at a time: the
+ * one holding a session-level advisory lock, on a connection kept for the whole sweep, so the
+ * batches themselves need no long transaction.
+ */
+export class TtlSweeper {
+  readonly #db: Knex;
+  readonly #options: TtlSweeperOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<SweepResult> | undefined;
+  #closed = false;
+  /** Ends a pause between batches at once when the sweeper closes. */
+  readonly #closing = new AbortController();
+
+  constructor(db: Knex, options: TtlSweeperOptions) {
+    for (const name of ['intervalMs', 'batchSize'] as const) {
+      if (!Number.isInteger(options[name]) || options[name] <= 0) throw new TypeError(`TtlSweeper: ${name} must be a positive integer`);
+    }
+    if (!Number.isInteger(options.pauseMs) || options.pauseMs < 0) throw new TypeError('TtlSweeper: pauseMs must be a non-negative integer');
+    this.#db = db;
+    this.#options = options;
+  }
+
+  /** Schedules sweeps every `intervalMs`; a sweep never overlaps the previous one. */
+  start(): void {
+    if (this.#closed || this.#timer) return;
+    this.#schedule();
+  }
+
+  /** Stops the timer, cuts a running sweep short after its current batch, and waits for it. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#closing.abort();
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running?.catch(() => undefined);
+  }
+
+  /**
+   * Runs one sweep now; `ran: false` when another instance holds the lock. A call while this
+   * instance is sweeping shares that sweep instead of starting a second one.
+   */
+  sweepOnce(): Promise<SweepResult> {
+    this.#running ??= this.#sweepWithLock().finally(() => (this.#running = undefined));
+    return this.#running;
+  }
+
+  #schedule(): void {
+    this.#timer = setTimeout(() => void this.#tick(), this.#options.intervalMs);
+    this.#timer.unref();
+  }
+
+  async #tick(): Promise<void> {
+    try {
+      const result = await this.sweepOnce();
+      if (result.deleted > 0) this.#options.logger.info(result, 'swept expired memory records');
+    } catch (error) {
+      this.#options.logger.error({ err: error }, 'memory TTL sweep failed');
+    }
+    if (!this.#closed) this.#schedule();
+  }
+
+  async #sweepWithLock(): Promise<SweepResult> {
+    const connection = (await this.#db.client.acquireConnection()) as pg.Client;
+    let locked = false;
+    try {
+      locked = await this.#query<{ locked: boolean }>(connection, 'SELECT pg_try_advisory_lock(?::bigint) AS locked', [SWEEP_LOCK_KEY]).then(
+        (rows) => rows[0]?.locked === true,
+      );
+      if (!locked) return { deleted: 0, batches: 0, ran: false };
+      return { ...(await this.#deleteBatches(connection)), ran: true };
+    } finally {
+      if (locked) await this.#unlock(connection);
+      this.#db.client.releaseConnection(connection);
+    }
+  }
+
+  async #deleteBatches(connection: pg.Client): Promise<Omit<SweepResult, 'ran'>> {
+    const { batchSize, pauseMs, now } = this.#options;
+    let deleted = 0;
+    let batches = 0;
+    for (;;) {
+      const result = await this.#db.raw<pg.QueryResult>(DELETE_BATCH_SQL, [now().toISOString(), batchSize]).connection(connection);
+      deleted += result.rowCount ?? 0;
+      batches += 1;
+      if ((result.rowCount ?? 0) < batchSize) return { deleted, batches };
+      if (pauseMs > 0) await sleep(pauseMs, undefined, { signal: this.#closing.signal }).catch(() => undefined);
+      if (this.#closed) return { deleted, batches };
+    }
+  }
+
+  async #unlock(connection: pg.Client): Promise<void> {
+    try {
+      await this.#query(connection, 'SELECT pg_advisory_unlock(?::bigint)', [SWEEP_LOCK_KEY]);
+    } catch (error) {
+      // A session that keeps the lock would stop every instance from sweeping: end it, which
+      // releases the lock and makes the pool discard the connection.
+      this.#options.logger.warn({ err: error }, 'could not release the memory sweep lock; closing its connection');
+      await connection.end().catch(() => undefined);
+    }
+  }
+
+  async #query<T>(connection: pg.Client, sql: string, bindings: readonly Knex.RawBinding[]): Promise<T[]> {
+    const result = await this.#db.raw<pg.QueryResult>(sql, bindings).connection(connection);
+    return result.rows as T[];
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * `npm run bench -- <name>`: runs one benchmark. Each is a module exporting `run()`, loaded only
+ * when asked for, so a broken benchmark never stops the others from running.
+ */
+const BENCHMARKS: Record<string, { description: string; load: () => Promise<{ run(): Promise<void> }> }> = {
+  memory: {
+    description: 'memory records: upserts, batched upserts, working-memory load, TTL sweep under write load',
+    load: async () => ({ run: (await import('./memory.ts')).runMemoryBenchmark }),
+  },
+};
+
+const name = process.argv[2];
+const benchmark = name ? BENCHMARKS[name] : undefined;
+if (!benchmark) {
+  console.error(name ? `Unknown benchmark "${name}".` : 'Name a benchmark to run.');
+  console.error('Usage: npm run bench -- <name>\nAvailable:');
+  for (const [available, { description }] of Object.entries(BENCHMARKS)) console.error(`  ${available.padEnd(10)} ${description}`);
+  process.exit(1);
+}
+await (await benchmark.load()).run();
