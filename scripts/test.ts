@@ -5,7 +5,7 @@
  * Extra arguments are passed to `node --test` (e.g. a file path to run just that file).
  */
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { glob } from 'node:fs/promises';
@@ -26,7 +26,6 @@ let embeddedDir: string | undefined;
 const env = { ...process.env };
 if (!env.TEST_DATABASE_URL && !env.DATABASE_URL) {
   embeddedDir = await mkdtemp(path.join(tmpdir(), 'bot-test-pg-'));
-  await chmod(embeddedDir, 0o755); // mkdtemp makes it 0700; as root, PostgreSQL runs as `postgres`
   console.log(`# no TEST_DATABASE_URL: starting an embedded PostgreSQL in ${embeddedDir}`);
   embedded = await startEmbeddedPostgres({ dir: embeddedDir, port: 0, persistent: false });
   env.TEST_DATABASE_URL = embedded.url;

@@ -1,5 +1,7 @@
 import pino from 'pino';
+import { z } from 'zod';
 import { createKnex } from '../db/create-knex.ts';
+import { createMemoryDefinitionBody } from '../memory/definitions/memory-definitions.routes.ts';
 import { buildRoutes } from '../routes.ts';
 import { createServices } from '../services.ts';
 import { HOST_VERSION } from '../version.ts';
@@ -15,8 +17,19 @@ export async function generateSchemaFiles(): Promise<Record<string, string>> {
   try {
     const services = createServices({ db, logger: pino({ level: 'silent' }) });
     const routes = buildRoutes(services, 'schema-generation-only');
-    return { 'openapi.json': `${JSON.stringify(buildOpenApi(routes, HOST_VERSION), null, 2)}\n` };
+    return {
+      'openapi.json': toFile(buildOpenApi(routes, HOST_VERSION)),
+      'memory-definition.schema.json': toFile({
+        title: 'Memory definition',
+        description: 'What POST /api/memory-definitions accepts. The server also applies the schema rules in the README.',
+        ...z.toJSONSchema(createMemoryDefinitionBody, { io: 'input', unrepresentable: 'any' }),
+      }),
+    };
   } finally {
     await db.destroy();
   }
+}
+
+function toFile(json: unknown): string {
+  return `${JSON.stringify(json, null, 2)}\n`;
 }

@@ -60,3 +60,21 @@ test('npm start on a fresh data directory, then again on the same data, keeps st
   }
   assertStoppedCleanly(second.output());
 });
+
+test('a host killed with SIGKILL leaves its PostgreSQL behind, and the next start takes the cluster over', async () => {
+  const crashed = await startHostProcess({ BOT_DATA_DIR: dataDir });
+  const hostPid = Number(/"pid":(\d+)/.exec(crashed.output())?.[1]);
+  assert.ok(hostPid > 0);
+  process.kill(hostPid, 'SIGKILL');
+  await crashed.stop('SIGTERM');
+  assert.ok(existsSync(path.join(dataDir, 'postgres', 'data', 'postmaster.pid')), 'the orphaned PostgreSQL should still run');
+
+  const restarted = await startHostProcess({ BOT_DATA_DIR: dataDir });
+  try {
+    assert.equal((await fetch(`${restarted.url}/health/ready`)).status, 200);
+  } finally {
+    await restarted.stop('SIGTERM');
+  }
+  assertStoppedCleanly(restarted.output());
+  assert.ok(!existsSync(path.join(dataDir, 'postgres', 'data', 'postmaster.pid')));
+});

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import pg from 'pg';
 import { createKnex } from '../../host/db/create-knex.ts';
 import { migrateToLatest } from '../../host/db/migration-source.ts';
+import { createScratchDatabase } from '../../scripts/scratch-database.ts';
 
 export interface TestDatabase {
   db: Knex;
@@ -23,10 +22,7 @@ export function testServerUrl(): string {
  * so they can run in parallel.
  */
 export async function createTestDatabase(options: { migrate?: boolean; poolMax?: number } = {}): Promise<TestDatabase> {
-  const serverUrl = testServerUrl();
-  const name = `bot_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
-  const url = withDatabase(serverUrl, name);
+  const { url, drop } = await createScratchDatabase(testServerUrl(), 'bot_test');
   const db = createKnex({ url, poolMax: options.poolMax ?? 10 });
   if (options.migrate ?? true) await migrateToLatest(db);
   return {
@@ -34,23 +30,7 @@ export async function createTestDatabase(options: { migrate?: boolean; poolMax?:
     url,
     async close() {
       await db.destroy();
-      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await drop();
     },
   };
-}
-
-export function withDatabase(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-async function adminQuery(serverUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }

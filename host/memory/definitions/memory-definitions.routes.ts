@@ -28,7 +28,8 @@ const definitionFields = {
   }),
 };
 
-const createBody = z
+/** The body that creates a definition; also published as `schemas/memory-definition.schema.json`. */
+export const createMemoryDefinitionBody = z
   .object({ ...definitionFields, slug: definitionFields.slug.optional(), ttlSeconds: definitionFields.ttlSeconds.optional() })
   .strict();
 const patchBody = z.object(definitionFields).partial().strict();
@@ -66,7 +67,7 @@ export function memoryDefinitionRoutes({ definitions }: { definitions: MemoryDef
       summary: 'Create a memory definition; the slug is generated from the name when absent',
       tag: TAG,
       permission: 'memory_definition:create',
-      body: createBody,
+      body: createMemoryDefinitionBody,
       success: { status: 201, description: 'The new definition', schema: memoryDefinitionSchema },
       errors: [409],
       handle: ({ body }) => definitions.create(body),
