@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { Authenticator } from './auth/authenticator.ts';
 import { loginPage } from './auth/login-page.ts';
-import { AppError } from './errors/app-error.ts';
 import type { AppState } from './http/app-state.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { mountRoutes } from './http/mount-routes.ts';
@@ -30,13 +29,9 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
   app.use(requestContext(services.logger));
   app.use(errorMiddleware());
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new AppError('BOT_ERR_HTTP_METHOD_NOT_ALLOWED', 'Method not allowed on this path'),
-      notImplemented: () => new AppError('BOT_ERR_HTTP_METHOD_NOT_ALLOWED', 'Method not implemented'),
-    }),
-  );
+  // Without `throw`, the router sets 405 (or 501) and the Allow header; errorMiddleware then
+  // gives the response the error body.
+  app.use(router.allowedMethods());
   return app;
 }
 

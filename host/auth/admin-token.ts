@@ -2,8 +2,9 @@ import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { AppError } from '../errors/app-error.ts';
 
-const claimsSchema = z.object({ sub: z.string().min(1), role: z.string().min(1) });
-export type AdminClaims = z.infer<typeof claimsSchema>;
+// `exp` is required: a token that never expires cannot be revoked short of rotating the secret.
+const claimsSchema = z.object({ sub: z.string().min(1), role: z.string().min(1), exp: z.number() });
+export type AdminClaims = { sub: string; role: string };
 
 export interface SignOptions {
   /** A `ms`-style duration (`15m`, `12h`, `7d`) or seconds. */
@@ -29,6 +30,6 @@ export function verifyAdminToken(token: string, secret: string): AdminClaims {
     throw new AppError('BOT_ERR_AUTH_TOKEN_INVALID', reason, undefined, { cause: error });
   }
   const claims = claimsSchema.safeParse(payload);
-  if (!claims.success) throw new AppError('BOT_ERR_AUTH_TOKEN_INVALID', 'The token lacks the sub and role claims');
-  return claims.data;
+  if (!claims.success) throw new AppError('BOT_ERR_AUTH_TOKEN_INVALID', 'The token lacks the sub, role or exp claim');
+  return { sub: claims.data.sub, role: claims.data.role };
 }

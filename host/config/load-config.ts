@@ -1,8 +1,9 @@
+import type { ErrorCode } from '../errors/error-codes.ts';
 import { configSchema, resolvePaths, type Config } from './config.schema.ts';
 
 /** Raised when the environment holds invalid settings; the message names every bad variable. */
 export class ConfigError extends Error {
-  readonly code = 'BOT_ERR_CONFIG_INVALID';
+  readonly code: ErrorCode = 'BOT_ERR_CONFIG_INVALID';
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
     this.name = 'ConfigError';

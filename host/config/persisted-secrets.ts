@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import type { Config } from './config.schema.ts';
 
 export interface Secrets {
@@ -9,6 +10,8 @@ export interface Secrets {
 }
 
 const SECRETS_FILE = 'secrets.json';
+
+const storedSecretsSchema = z.object({ authSecret: z.string().min(32), downloadSecret: z.string().min(32) });
 
 /**
  * The configured secrets, or on the embedded default ones generated once and kept under the data
@@ -28,7 +31,7 @@ export async function resolveSecrets(config: Config): Promise<Secrets> {
 async function readOrCreateStoredSecrets(dataDir: string): Promise<Secrets> {
   const file = path.join(dataDir, SECRETS_FILE);
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as Secrets;
+    return parseStoredSecrets(file, await readFile(file, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -43,6 +46,21 @@ async function readOrCreateStoredSecrets(dataDir: string): Promise<Secrets> {
     return secrets;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return JSON.parse(await readFile(file, 'utf8')) as Secrets;
+    return parseStoredSecrets(file, await readFile(file, 'utf8'));
   }
+}
+
+/** A truncated or hand-edited file stops start-up with its name, rather than failing every login. */
+function parseStoredSecrets(file: string, text: string): Secrets {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const parsed = storedSecretsSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new Error(`${file} is damaged: it must hold authSecret and downloadSecret (32+ characters); fix or delete it`);
+  }
+  return parsed.data;
 }

@@ -4,11 +4,13 @@
  * error table is checked against this one by a test.
  */
 export const ERROR_CODES = {
+  BOT_ERR_CONFIG_INVALID: { status: 500, expose: false, description: 'Start-up refused: an environment variable is invalid (never sent over HTTP).' },
   BOT_ERR_INTERNAL: { status: 500, expose: false, description: 'Unexpected failure; details are only in the logs.' },
   BOT_ERR_DB_UNAVAILABLE: { status: 503, expose: true, description: 'The database cannot be reached; retry later.' },
   BOT_ERR_HEALTH_NOT_READY: { status: 503, expose: true, description: 'The database is unreachable or migrations are pending.' },
   BOT_ERR_HTTP_NOT_FOUND: { status: 404, expose: true, description: 'No route matches the method and path.' },
   BOT_ERR_HTTP_METHOD_NOT_ALLOWED: { status: 405, expose: true, description: 'The path exists but not with this method.' },
+  BOT_ERR_HTTP_METHOD_NOT_IMPLEMENTED: { status: 501, expose: true, description: 'The HTTP method is not one the host serves.' },
   BOT_ERR_HTTP_BODY_TOO_LARGE: { status: 413, expose: true, description: 'The request body exceeds the configured limit.' },
   BOT_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE: { status: 415, expose: true, description: 'The request body is not JSON.' },
   BOT_ERR_HTTP_MALFORMED_JSON: { status: 400, expose: true, description: 'The request body is not valid JSON.' },

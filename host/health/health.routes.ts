@@ -7,6 +7,13 @@ import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
 const status = z.object({ status: z.string() });
 
 export function healthRoutes(deps: { db: Knex }): RouteDefinition[] {
+  // Migrations never un-apply while the host runs: once seen complete, only reachability is checked.
+  let migrated = false;
+  const checkReady = async () => {
+    if (!migrated) migrated = await migrationsApplied(deps.db);
+    else await deps.db.raw('select 1');
+    return migrated;
+  };
   return [
     defineRoute({
       method: 'GET',
@@ -28,7 +35,7 @@ export function healthRoutes(deps: { db: Knex }): RouteDefinition[] {
       success: { status: 200, description: 'Ready for traffic', schema: status },
       errors: [503],
       async handle() {
-        const ready = await migrationsApplied(deps.db).catch((error: unknown) => {
+        const ready = await checkReady().catch((error: unknown) => {
           throw new AppError('BOT_ERR_HEALTH_NOT_READY', 'The database is unreachable', undefined, { cause: error });
         });
         if (!ready) throw new AppError('BOT_ERR_HEALTH_NOT_READY', 'Database migrations are pending');

@@ -18,9 +18,7 @@ export function errorMiddleware(): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new AppError('BOT_ERR_HTTP_NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`);
-      }
+      if (ctx.body === undefined || ctx.body === null) throwForEmptyStatus(ctx.status, ctx.method, ctx.path);
     } catch (thrown) {
       const error = toAppError(thrown);
       const log = ctx.state.log;
@@ -30,6 +28,13 @@ export function errorMiddleware(): Middleware<AppState> {
       ctx.body = errorBody(error);
     }
   };
+}
+
+/** Statuses the router sets without a body (no route, wrong method) get the error body too. */
+function throwForEmptyStatus(status: number, method: string, path: string): void {
+  if (status === 404) throw new AppError('BOT_ERR_HTTP_NOT_FOUND', `No route for ${method} ${path}`);
+  if (status === 405) throw new AppError('BOT_ERR_HTTP_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`);
+  if (status === 501) throw new AppError('BOT_ERR_HTTP_METHOD_NOT_IMPLEMENTED', `${method} is not implemented`);
 }
 
 export function errorBody(error: AppError): ErrorBody {

@@ -31,6 +31,11 @@ describe('bearer tokens on the admin API', () => {
       code: 'BOT_ERR_AUTH_TOKEN_INVALID',
     },
     {
+      name: 'a token that never expires (no exp claim)',
+      authorization: `Bearer ${jwt.sign({ sub: 'a', role: 'admin' }, TEST_AUTH_SECRET, { algorithm: 'HS256' })}`,
+      code: 'BOT_ERR_AUTH_TOKEN_INVALID',
+    },
+    {
       name: 'a token without a role claim',
       authorization: `Bearer ${sign({ sub: 'a' })}`,
       code: 'BOT_ERR_AUTH_TOKEN_INVALID',

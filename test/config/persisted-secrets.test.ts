@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -22,4 +22,14 @@ test('configured secrets win over generated ones', async () => {
   const configured = 'c'.repeat(40);
   const config = loadConfig({ BOT_DATA_DIR: dir, BOT_AUTH_SECRET: configured }, '/');
   assert.equal((await resolveSecrets(config)).authSecret, configured);
+});
+
+test('a damaged secrets file stops start-up with the file named', async () => {
+  const damaged = await mkdtemp(path.join(tmpdir(), 'bot-secrets-damaged-'));
+  try {
+    await writeFile(path.join(damaged, 'secrets.json'), '{"authSecret": "short"');
+    await assert.rejects(resolveSecrets(loadConfig({ BOT_DATA_DIR: damaged }, '/')), /secrets\.json is damaged/);
+  } finally {
+    await rm(damaged, { recursive: true, force: true });
+  }
 });

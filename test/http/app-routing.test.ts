@@ -16,6 +16,13 @@ test('a known path with another method answers 405 with the error body', async (
   const response = await t.request('PUT', '/health/live');
   assert.equal(response.status, 405);
   assert.equal(response.body.error.code, 'BOT_ERR_HTTP_METHOD_NOT_ALLOWED');
+  assert.match(String(response.headers.allow), /GET/);
+});
+
+test('an HTTP method the host does not serve answers 501 with the error body', async () => {
+  const response = await t.request('PROPFIND' as 'GET', '/health/live');
+  assert.equal(response.status, 501);
+  assert.equal(response.body.error.code, 'BOT_ERR_HTTP_METHOD_NOT_IMPLEMENTED');
 });
 
 test('malformed JSON answers 400', async () => {

@@ -24,6 +24,10 @@ addFormats(ajv);
 
 type JsonObject = Record<string, unknown>;
 
+/** Memory values are small facts; these bounds keep a hostile schema from exhausting the stack or the CPU. */
+export const MAX_SCHEMA_DEPTH = 16;
+export const MAX_SCHEMA_NODES = 2_000;
+
 /**
  * Checks a memory schema against the definition rules and returns a normalised copy: an object
  * schema with named properties, each with a valid `type` and a non-empty `description`, arrays
@@ -37,6 +41,7 @@ type JsonObject = Record<string, unknown>;
  */
 export function normalizeMemorySchema(input: unknown): MemorySchema {
   if (!isObject(input)) fail('schema', 'The schema must be a JSON object');
+  checkSize(input);
   const schema = structuredClone(input);
   if (schema.type !== 'object') fail('schema.type', 'The schema must have "type": "object"');
   if (!isObject(schema.properties) || Object.keys(schema.properties).length === 0) {
@@ -68,6 +73,22 @@ export function checkTtlSeconds(ttl: unknown): number | null {
     );
   }
   return ttl;
+}
+
+/**
+ * Refuses schemas nested deeper than MAX_SCHEMA_DEPTH or with more than MAX_SCHEMA_NODES values,
+ * iteratively, before any recursive step (clone, normalise, compile) could overflow the stack.
+ */
+function checkSize(schema: JsonObject): void {
+  const pending: { value: unknown; depth: number }[] = [{ value: schema, depth: 0 }];
+  for (let nodes = 0; pending.length > 0; nodes += 1) {
+    const { value, depth } = pending.pop()!;
+    if (nodes > MAX_SCHEMA_NODES) fail('schema', `The schema is too large (over ${MAX_SCHEMA_NODES} values)`);
+    if (depth > MAX_SCHEMA_DEPTH * 2) fail('schema', `The schema is nested too deeply (over ${MAX_SCHEMA_DEPTH} levels)`);
+    if (typeof value === 'object' && value !== null) {
+      for (const child of Object.values(value)) pending.push({ value: child, depth: depth + 1 });
+    }
+  }
 }
 
 /** Top-level properties are shown to AI actions, so each must say what belongs in it. */

@@ -97,3 +97,28 @@ for (const ttl of [0, -5, 1.5, '60', true, MAX_TTL_SECONDS + 1, Number.NaN, {}])
     assertRejects(() => checkTtlSeconds(ttl), 'BOT_ERR_MEMORY_TTL_INVALID', 'ttlSeconds');
   });
 }
+
+test('refuses a schema nested deeper than the limit before recursing into it', () => {
+  let node: Record<string, unknown> = { type: 'string', description: 'leaf' };
+  for (let depth = 0; depth < 5_000; depth += 1) node = { type: 'array', description: 'level', items: node };
+  assert.throws(
+    () => normalizeMemorySchema({ type: 'object', properties: { deep: node } }),
+    (error: unknown) => isAppError(error) && error.code === 'BOT_ERR_MEMORY_SCHEMA_INVALID' && /nested too deeply/.test(error.message),
+  );
+});
+
+test('refuses a schema with more values than the limit', () => {
+  const properties = Object.fromEntries(
+    Array.from({ length: 5_000 }, (_, index) => [`p${index}`, { type: 'string', description: 'x' }]),
+  );
+  assert.throws(
+    () => normalizeMemorySchema({ type: 'object', properties }),
+    (error: unknown) => isAppError(error) && error.code === 'BOT_ERR_MEMORY_SCHEMA_INVALID' && /too large/.test(error.message),
+  );
+});
+
+test('accepts a schema nested to a sensible depth', () => {
+  let node: Record<string, unknown> = { type: 'string', description: 'leaf' };
+  for (let depth = 0; depth < 4; depth += 1) node = { type: 'array', description: 'level', items: node };
+  assert.doesNotThrow(() => normalizeMemorySchema({ type: 'object', properties: { nested: node } }));
+});
