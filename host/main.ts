@@ -34,7 +34,23 @@ async function main(): Promise<void> {
   await migrateToLatest(db);
 
   const secrets = await resolveSecrets(config);
-  const services = createServices({ db, logger });
+  const services = createServices({
+    db,
+    logger,
+    channels: {
+      appRoot: config.BOT_APP_ROOT,
+      sandbox: {
+        callTimeoutMs: config.BOT_SANDBOX_CALL_TIMEOUT_MS,
+        maxHeapMb: config.BOT_SANDBOX_MAX_HEAP_MB,
+        maxThreads: config.BOT_SANDBOX_MAX_THREADS,
+        maxQueue: config.BOT_SANDBOX_MAX_QUEUE,
+        idleTimeoutMs: config.BOT_SANDBOX_IDLE_TIMEOUT_MS,
+      },
+    },
+  });
+  closers.unshift(() => services.channels.close());
+  await services.channels.load();
+  logChannels(services, logger);
   const app = buildApp(services, { authSecret: secrets.authSecret, maxBodyBytes: config.BOT_HTTP_MAX_BODY_BYTES });
   const server = await listen(app.callback(), config.PORT, config.HOST);
   closers.unshift(() => closeServer(server));
@@ -46,6 +62,13 @@ async function main(): Promise<void> {
   const publicUrl = config.BOT_PUBLIC_URL ?? `http://${config.HOST}:${port}`;
   logger.info({ url: publicUrl, database: embedded ? 'embedded' : 'external' }, 'bot host listening');
   if (embedded) await printAdminLoginLink(services.loginLinks, publicUrl, config.BOT_AUTH_LOGIN_LINK_TTL_MS);
+}
+
+function logChannels(services: ReturnType<typeof createServices>, logger: Logger): void {
+  for (const entry of services.channels.diagnostics()) {
+    if (entry.status === 'rejected') logger.warn({ file: entry.file, code: entry.code, reason: entry.message }, 'channel rejected');
+    else logger.info({ channel: entry.name, file: entry.file }, 'channel registered');
+  }
 }
 
 function readConfigOrExit(): Config {

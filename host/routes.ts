@@ -1,4 +1,5 @@
 import { authRoutes } from './auth/auth.routes.ts';
+import { channelRoutes } from './channels/channel.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import type { RouteDefinition } from './http/route-definition.ts';
 import { memoryDefinitionRoutes } from './memory/definitions/memory-definitions.routes.ts';
@@ -15,6 +16,7 @@ export function buildRoutes(services: Services, authSecret: string): RouteDefini
     ...authRoutes({ loginLinks: services.loginLinks, authSecret }),
     ...memoryDefinitionRoutes({ definitions: services.memoryDefinitions }),
     ...memoryRecordRoutes({ records: services.memoryRecords }),
+    ...channelRoutes({ channels: services.channels }),
   ];
   let document: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (document ??= buildOpenApi(routes, HOST_VERSION))));

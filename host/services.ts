@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { LoginLinks } from './auth/login-links.ts';
+import type { ChannelRegistry } from './channels/channel-registry.ts';
+import { createChannelRegistry, type ChannelRegistryOptions } from './channels/create-channel-registry.ts';
+import type { ChannelSandbox } from './channels/sandbox/channel-sandbox.ts';
 import { RoleStore } from './auth/role-store.ts';
 import { MemoryDefinitionStore } from './memory/definitions/memory-definition-store.ts';
 import { MemoryRecordStore } from './memory/records/memory-record-store.ts';
@@ -13,6 +16,8 @@ export interface Services {
   loginLinks: LoginLinks;
   memoryDefinitions: MemoryDefinitionStore;
   memoryRecords: MemoryRecordStore;
+  /** Discovered channels; empty until `channels.load()` runs (main does it before listening). */
+  channels: ChannelRegistry<ChannelSandbox>;
 }
 
 export interface ServiceOptions {
@@ -20,9 +25,21 @@ export interface ServiceOptions {
   logger: Logger;
   /** Injected so tests can move time (TTL expiry, login link expiry) without sleeping. */
   now?: () => Date;
+  /** Where channels are discovered and how their sandboxes run; defaults suit tests. */
+  channels?: Partial<Omit<ChannelRegistryOptions, 'logger'>>;
 }
 
-export function createServices({ db, logger, now = () => new Date() }: ServiceOptions): Services {
+const HOST_ROOT = new URL('..', import.meta.url).pathname;
+
+const DEFAULT_SANDBOX: ChannelRegistryOptions['sandbox'] = {
+  callTimeoutMs: 5_000,
+  maxHeapMb: 128,
+  maxThreads: 2,
+  maxQueue: 1_000,
+  idleTimeoutMs: 60_000,
+};
+
+export function createServices({ db, logger, now = () => new Date(), channels = {} }: ServiceOptions): Services {
   return {
     db,
     logger,
@@ -30,5 +47,11 @@ export function createServices({ db, logger, now = () => new Date() }: ServiceOp
     loginLinks: new LoginLinks(db, now),
     memoryDefinitions: new MemoryDefinitionStore(db, { now }),
     memoryRecords: new MemoryRecordStore(db, { now, logger }),
+    channels: createChannelRegistry({
+      appRoot: channels.appRoot ?? HOST_ROOT,
+      hostRoot: channels.hostRoot ?? HOST_ROOT,
+      sandbox: channels.sandbox ?? DEFAULT_SANDBOX,
+      logger,
+    }),
   };
 }

@@ -52,6 +52,15 @@ export const configSchema = z.object({
     .max(65535)
     .default(0)
     .describe('Port of the embedded PostgreSQL (0 picks a free one at each start).'),
+  BOT_SANDBOX_CALL_TIMEOUT_MS: positiveInt
+    .default(5_000)
+    .describe('Time limit of each call into plugin code; past it the busy worker is terminated.'),
+  BOT_SANDBOX_MAX_HEAP_MB: positiveInt.default(128).describe('Heap limit of each plugin worker thread.'),
+  BOT_SANDBOX_MAX_THREADS: positiveInt.default(2).describe('Worker threads per channel.'),
+  BOT_SANDBOX_MAX_QUEUE: positiveInt.default(1_000).describe('Calls that may wait for a free worker of a channel; more get 503.'),
+  BOT_SANDBOX_IDLE_TIMEOUT_MS: nonNegativeInt
+    .default(60_000)
+    .describe('An idle worker beyond the first of a channel is stopped after this long.'),
   BOT_MEMORY_SWEEP_INTERVAL_MS: positiveInt.default(60_000).describe('Time between TTL sweeps of expired memory.'),
   BOT_MEMORY_SWEEP_BATCH_SIZE: positiveInt.default(5000).describe('Expired memory records deleted per statement.'),
   BOT_MEMORY_SWEEP_PAUSE_MS: nonNegativeInt

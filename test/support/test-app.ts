@@ -4,7 +4,7 @@ import pino from 'pino';
 import { buildApp } from '../../host/app.ts';
 import { signAdminToken } from '../../host/auth/admin-token.ts';
 import type { AppState } from '../../host/http/app-state.ts';
-import { createServices, type Services } from '../../host/services.ts';
+import { createServices, type ServiceOptions, type Services } from '../../host/services.ts';
 import { TestClock } from './test-clock.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 
@@ -40,10 +40,15 @@ export interface TestApp {
  * The real app on this file's own database, answering injected requests (no socket), with a
  * hand-moved clock and silent logs.
  */
-export async function createTestApp(options: { maxBodyBytes?: number } = {}): Promise<TestApp> {
+export async function createTestApp(options: { maxBodyBytes?: number; channels?: ServiceOptions['channels'] } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = new TestClock();
-  const services = createServices({ db: database.db, logger: pino({ level: 'silent' }), now: clock.now });
+  const services = createServices({
+    db: database.db,
+    logger: pino({ level: 'silent' }),
+    now: clock.now,
+    ...(options.channels ? { channels: options.channels } : {}),
+  });
   const app = buildApp(services, { authSecret: TEST_AUTH_SECRET, maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024 });
   const handler = app.callback();
   const tokenFor = (role: string, sub = `${role}-user`) => signAdminToken({ sub, role }, TEST_AUTH_SECRET, { ttl: '1h' });
@@ -73,6 +78,9 @@ export async function createTestApp(options: { maxBodyBytes?: number } = {}): Pr
       }
       return { status: response.statusCode, headers: response.headers, body: parsed, text: response.payload };
     },
-    close: () => database.close(),
+    async close() {
+      await services.channels.close();
+      await database.close();
+    },
   };
 }

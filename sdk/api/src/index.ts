@@ -1,2 +1,35 @@
-/** Major version of the channel SDK; plugins declare `>=3 <4` against it. */
-export const SDK_MAJOR_VERSION = 3;
+/**
+ * @bot-ai/api: what `bot-channel-*` plugins are written against. See README.md in this package
+ * for the plugin author's guide.
+ */
+export { z } from 'zod';
+export * from '@bot-ai/types';
+export { CHANNEL_HANDLER_KIND, INJECTABLE, type ChannelHandlerKind } from './brands.ts';
+export { DEFAULT_CHANNEL_CAPABILITIES } from './capabilities.ts';
+export { Injectable, isInjectable } from './decorators/injectable.ts';
+export { ExtensionInject, applyExtensionInjections } from './decorators/extension-inject.ts';
+export { ChannelOutboundMessageEncoder } from './encoder/channel-outbound-message-encoder.ts';
+export {
+  ChannelError,
+  PayloadRejectedError,
+  PlatformResponseError,
+  SignatureRejectedError,
+  UnsupportedOutgoingFormatError,
+} from './errors.ts';
+export { ChannelInboundEvent, type PlainInboundEvent } from './events/channel-inbound-event.ts';
+export type { InboundEventContext } from './events/inbound-event-context.ts';
+export { MessageInboundEvent } from './events/message-inbound-event.ts';
+export { SyntheticMessageInboundEvent } from './events/synthetic-message-inbound-event.ts';
+export { rebuildInboundEvent } from './events/rebuild-inbound-event.ts';
+export { ChannelHandler, type SettingsSchema } from './handlers/channel-handler.ts';
+export {
+  HttpChannelHandler,
+  type InboundAttachmentRef,
+  type SendMessageOptions,
+  type SendMessageResult,
+} from './handlers/http-channel-handler.ts';
+export { WebSocketChannelHandler, type WebSocketFrame } from './handlers/websocket-channel-handler.ts';
+export { channelAttachmentService, installHostServices, type HostServices } from './services/channel-attachment-service.ts';
+export type { ChannelSource } from './source.ts';
+export type { WebhookRequest } from './webhook/webhook-request.ts';
+export { WebhookResponse, type PlainWebhookResponse } from './webhook/webhook-response.ts';

@@ -1,2 +1,7 @@
-/** Major version of the shared types package. */
-export const TYPES_MAJOR_VERSION = 3;
+/**
+ * @bot-ai/types: the message, envelope, capability and subscriber types shared by the bot host
+ * and its channel plugins, each with the zod schema that validates it.
+ */
+export * from './capabilities.ts';
+export * from './messages.ts';
+export * from './subscriber.ts';

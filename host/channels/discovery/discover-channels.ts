@@ -1,0 +1,94 @@
+import type { ChannelOrigin } from './scan-channel-files.ts';
+import { scanChannelFiles, type ChannelFile } from './scan-channel-files.ts';
+import { checkPluginManifest } from './check-plugin-manifest.ts';
+import { readPluginManifest } from './read-plugin-manifest.ts';
+
+/** What a channel says about itself once loaded in its sandbox. */
+export interface ChannelDescription {
+  kind: 'http' | 'websocket';
+  name: string;
+  settingsJsonSchema: Record<string, unknown>;
+  capabilities: Record<string, unknown>;
+}
+
+/** A channel loaded in its own sandbox, ready for traffic. */
+export interface LoadedChannel<S = unknown> {
+  description: ChannelDescription;
+  sandbox: S;
+  close(): Promise<void>;
+}
+
+export interface DiscoveryResult<S = unknown> {
+  file: string;
+  realFile: string;
+  origin: ChannelOrigin;
+  package: { name: string; version: string } | undefined;
+  status: 'registered' | 'rejected';
+  name: string | undefined;
+  code: string | undefined;
+  message: string | undefined;
+  loaded: LoadedChannel<S> | undefined;
+}
+
+export interface DiscoveryOptions<S> {
+  appRoot: string;
+  providedVersions: Record<string, string>;
+  /** Imports, checks and constructs the file inside a worker; throws an error with a `code`. */
+  load(file: ChannelFile): Promise<LoadedChannel<S>>;
+}
+
+/**
+ * The discovery pipeline: scan → read manifest → check manifest and peers → load in a worker
+ * (which checks the export and constructs it) → unique name. A bad file is rejected with its
+ * code and never stops the others.
+ */
+export async function discoverChannels<S>(options: DiscoveryOptions<S>): Promise<DiscoveryResult<S>[]> {
+  const files = await scanChannelFiles(options.appRoot);
+  const results = await Promise.all(files.map((file) => examine(file, options)));
+  return rejectDuplicateNames(results);
+}
+
+async function examine<S>(channel: ChannelFile, options: DiscoveryOptions<S>): Promise<DiscoveryResult<S>> {
+  const manifest = await readPluginManifest(channel.realFile, options.appRoot).catch(() => undefined);
+  const base = {
+    ...channel,
+    package: manifest?.name && manifest.version ? { name: manifest.name, version: manifest.version } : undefined,
+  };
+  try {
+    checkPluginManifest(channel, manifest, options.providedVersions);
+    const loaded = await options.load(channel);
+    return { ...base, status: 'registered', name: loaded.description.name, code: undefined, message: undefined, loaded };
+  } catch (error) {
+    const { code, message } = describeFailure(error);
+    return { ...base, status: 'rejected', name: undefined, code, message, loaded: undefined };
+  }
+}
+
+/** The first file with a name keeps it (patterns are scanned builtin, package, local). */
+async function rejectDuplicateNames<S>(results: DiscoveryResult<S>[]): Promise<DiscoveryResult<S>[]> {
+  const owners = new Map<string, string>();
+  for (const result of results) {
+    if (result.status !== 'registered' || !result.name) continue;
+    const owner = owners.get(result.name);
+    if (owner === undefined) {
+      owners.set(result.name, result.file);
+      continue;
+    }
+    await result.loaded?.close();
+    Object.assign(result, {
+      status: 'rejected',
+      code: 'BOT_ERR_PLUGIN_DUPLICATE_NAME',
+      message: `Channel "${result.name}" is already registered by ${owner}`,
+      loaded: undefined,
+    });
+  }
+  return results;
+}
+
+function describeFailure(error: unknown): { code: string; message: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return {
+    code: typeof code === 'string' ? code : 'BOT_ERR_PLUGIN_LOAD_FAILED',
+    message: error instanceof Error ? error.message : String(error),
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * Host side: one Piscina pool per channel file. Plugin code only ever runs in its workers, with
+ * a heap limit, an empty environment and a time limit per call; a worker that dies or overruns
+ * is replaced and costs only the calls it was running.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type {
+  ChannelSource,
+  PlainInboundEvent,
+  PlainWebhookResponse,
+  SendMessageOptions,
+  SendMessageResult,
+  StdOutgoingMessageEnvelope,
+  WebhookRequest,
+} from '@bot-ai/api';
+import type { Piscina } from 'piscina';
+import { createSandboxPool } from './create-sandbox-pool.ts';
+import { exposeHostBridge } from './expose-host-bridge.ts';
+import { mapPoolFailure } from './map-pool-failure.ts';
+import type {
+  ChannelDescription,
+  PlainSubscriberData,
+  ReceiveWebhookResult,
+  SandboxReply,
+  SandboxRequest,
+  SandboxRequestType,
+  SandboxResults,
+  WorkerEventMessage,
+} from './protocol.ts';
+import { deserializeError, SandboxError } from './sandbox-error.ts';
+import { checkSandboxOptions, type ChannelSandboxOptions } from './sandbox-options.ts';
+import { withTimeout } from './with-timeout.ts';
+
+export type { ChannelSandboxOptions } from './sandbox-options.ts';
+
+const DEFAULT_START_TIMEOUT_MS = 10_000;
+
+/**
+ * A channel's sandbox. Every method is one task in a worker and rejects with a SandboxError whose
+ * `code` says what went wrong (`BOT_ERR_PLUGIN_CALL_TIMEOUT`, `…_WORKER_CRASHED`, `…_THREW`, …).
+ * @example
+ * const sandbox = await ChannelSandbox.start({ file, callTimeoutMs: 2000, maxHeapMb: 64, idleTimeoutMs: 30000,
+ *   maxQueue: 100, maxThreads: 2, hostServices, logger });
+ * const { name, settingsJsonSchema } = await sandbox.describe();
+ * const result = await sandbox.receiveWebhook(request, source);
+ * await sandbox.close();
+ */
+export class ChannelSandbox {
+  readonly #pool: Piscina;
+  readonly #label: string;
+  readonly #options: ChannelSandboxOptions;
+  readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #loadedThreads = new Set<number>();
+  readonly #loadWaiters: Array<() => void> = [];
+  #closing: Promise<void> | undefined;
+
+  private constructor(pool: Piscina, label: string, options: ChannelSandboxOptions) {
+    this.#pool = pool;
+    this.#label = label;
+    this.#options = options;
+  }
+
+  /**
+   * Starts the pool and resolves once its first worker has imported and checked the plugin, so
+   * the first call does not pay for the start (rejects with `BOT_ERR_PLUGIN_START_TIMEOUT` when
+   * that takes longer than `startTimeoutMs`). A failed check is reported by `describe()`.
+   */
+  static async start(options: ChannelSandboxOptions): Promise<ChannelSandbox> {
+    checkSandboxOptions(options);
+    const fileUrl = options.file.startsWith('file:') ? options.file : pathToFileURL(path.resolve(options.file)).href;
+    const sandbox = new ChannelSandbox(createSandboxPool(fileUrl, options), options.name ?? fileUrl, options);
+    sandbox.#listen();
+    try {
+      await sandbox.ready(options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
+    return sandbox;
+  }
+
+  /**
+   * Resolves once a live worker has loaded the plugin: at start, and again once a worker that
+   * died has been replaced (Piscina starts the replacement; this waits for it to load).
+   */
+  async ready(timeoutMs = DEFAULT_START_TIMEOUT_MS): Promise<void> {
+    if (this.#hasLoadedWorker()) return;
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.#loadWaiters.push(resolve);
+    await withTimeout(promise, timeoutMs, () => new SandboxError('BOT_ERR_PLUGIN_START_TIMEOUT', `${this.#label}: the plugin did not load within ${timeoutMs} ms`));
+  }
+
+  /** Name, kind, settings JSON Schema and capabilities; rejects with the failed check's code. */
+  describe(): Promise<ChannelDescription> {
+    return this.#run({ type: 'channel.describe' });
+  }
+
+  /** The platform's GET handshake: what the handler wrote, to replay onto the HTTP response. */
+  verifyWebhook(req: WebhookRequest, source: ChannelSource): Promise<PlainWebhookResponse> {
+    const [request, transferList] = toPlainRequest(req);
+    return this.#run({ type: 'channel.verifyWebhook', request, source: pickSource(source) }, transferList);
+  }
+
+  /** verifySignature + decode in one task: accepted with plain events, rejected (401) or invalid (400). */
+  receiveWebhook(req: WebhookRequest, source: ChannelSource): Promise<ReceiveWebhookResult> {
+    const [request, transferList] = toPlainRequest(req);
+    return this.#run({ type: 'channel.receiveWebhook', request, source: pickSource(source) }, transferList);
+  }
+
+  /** Sends one envelope in reply to `event`; resolves with the platform's message id. */
+  send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendMessageResult> {
+    return this.#run({ type: 'channel.send', event, source: pickSource(source), envelope, options });
+  }
+
+  /** The new subscriber's fields for `event`, validated, dates as ISO strings. */
+  subscriberData(event: PlainInboundEvent, source: ChannelSource): Promise<PlainSubscriberData> {
+    return this.#run({ type: 'channel.subscriberData', event, source: pickSource(source) });
+  }
+
+  /** Refuses new calls, waits for the calls in flight (each bounded by its timeout), then stops the workers. */
+  close(): Promise<void> {
+    this.#closing ??= Promise.allSettled([...this.#inFlight]).then(() => this.#pool.destroy());
+    return this.#closing;
+  }
+
+  /** Serves the host bridge to each worker and notes which workers have loaded the plugin. */
+  #listen(): void {
+    const { hostServices, logger } = this.#options;
+    this.#pool.on('message', (message: WorkerEventMessage) => {
+      if (message?.type === 'sandbox.bridge.open') exposeHostBridge(message.port, hostServices, logger, { channel: this.#label });
+      if (message?.type === 'sandbox.worker.loaded') this.#workerLoaded(message.threadId);
+    });
+    // A worker dying between calls (a plugin's stray timer throwing) must not become an unhandled 'error'.
+    this.#pool.on('error', (error: unknown) => logger.error({ channel: this.#label, err: error }, 'A channel worker failed outside a call'));
+  }
+
+  #workerLoaded(threadId: number): void {
+    const live = new Set(this.#pool.threads.map((worker) => worker.threadId));
+    for (const id of this.#loadedThreads) if (!live.has(id)) this.#loadedThreads.delete(id);
+    this.#loadedThreads.add(threadId);
+    for (const resolve of this.#loadWaiters.splice(0)) resolve();
+  }
+
+  #hasLoadedWorker(): boolean {
+    return this.#pool.threads.some((worker) => this.#loadedThreads.has(worker.threadId));
+  }
+
+  async #run<K extends SandboxRequestType>(request: Extract<SandboxRequest, { type: K }>, transferList: ArrayBuffer[] = []): Promise<SandboxResults[K]> {
+    this.#admit();
+    const call = this.#call(request, transferList);
+    this.#inFlight.add(call);
+    try {
+      return (await call) as SandboxResults[K];
+    } finally {
+      this.#inFlight.delete(call);
+    }
+  }
+
+  #admit(): void {
+    if (this.#closing) throw new SandboxError('BOT_ERR_PLUGIN_SANDBOX_CLOSED', `${this.#label}: the sandbox is closed`);
+    // Checked here too because Piscina's own refusal carries no code.
+    if (this.#pool.queueSize >= this.#options.maxQueue) throw new SandboxError('BOT_ERR_PLUGIN_QUEUE_FULL', `${this.#label}: the task queue is full`);
+  }
+
+  async #call(request: SandboxRequest, transferList: ArrayBuffer[]): Promise<unknown> {
+    const timeoutMs = this.#options.callTimeoutMs;
+    const signal = AbortSignal.timeout(timeoutMs);
+    let reply: SandboxReply<unknown>;
+    try {
+      reply = await this.#pool.run(request, { signal, transferList });
+    } catch (error) {
+      throw mapPoolFailure(error, { timedOut: signal.aborted, channel: this.#label, task: request.type, timeoutMs });
+    }
+    if (!reply.ok) throw deserializeError(reply.error);
+    return reply.value;
+  }
+}
+
+/**
+ * Copies the body into a buffer of its own before transferring it: a request's Buffer may be a
+ * view on Node's shared pool, which a transfer would detach.
+ */
+function toPlainRequest(req: WebhookRequest): [WebhookRequest, ArrayBuffer[]] {
+  const rawBody = new Uint8Array(req.rawBody);
+  return [{ method: req.method, headers: req.headers, query: req.query, params: req.params, body: req.body, rawBody }, [rawBody.buffer]];
+}
+
+/** Only the source's own fields reach the worker, whatever else the host's record carries. */
+function pickSource({ id, ref, settings, active }: ChannelSource): ChannelSource {
+  return { id, ref, settings, active };
+}

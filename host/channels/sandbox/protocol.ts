@@ -1,0 +1,109 @@
+/**
+ * Everything that crosses between the host and a channel's workers, as plain data. One Piscina
+ * task per call (the hot path); the worker→host services go over a Comlink port instead.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type {
+  ChannelCapabilities,
+  ChannelSource,
+  PlainInboundEvent,
+  PlainWebhookResponse,
+  SendMessageOptions,
+  SendMessageResult,
+  StdOutgoingMessageEnvelope,
+  SubscriberCreateDto,
+  WebhookRequest,
+} from '@bot-ai/api';
+import type { SerializedError } from './sandbox-error.ts';
+
+/**
+ * A webhook request as plain data. `rawBody` is copied into a buffer of its own and transferred,
+ * so the worker gets the exact bytes without a second copy.
+ */
+export type PlainWebhookRequest = WebhookRequest;
+
+/** Host → worker tasks. `source` is only the source being served: a worker never sees others. */
+export type SandboxRequest =
+  | { type: 'channel.describe' }
+  | { type: 'channel.verifyWebhook'; request: PlainWebhookRequest; source: ChannelSource }
+  | { type: 'channel.receiveWebhook'; request: PlainWebhookRequest; source: ChannelSource }
+  | {
+      type: 'channel.send';
+      event: PlainInboundEvent;
+      source: ChannelSource;
+      envelope: StdOutgoingMessageEnvelope;
+      options: SendMessageOptions;
+    }
+  | { type: 'channel.subscriberData'; event: PlainInboundEvent; source: ChannelSource };
+
+export type SandboxRequestType = SandboxRequest['type'];
+
+/** What a channel declares about itself; listed without running its handlers on the main thread. */
+export interface ChannelDescription {
+  kind: 'http' | 'websocket';
+  name: string;
+  settingsJsonSchema: Record<string, unknown>;
+  capabilities: ChannelCapabilities;
+}
+
+/**
+ * verifySignature then decode, in one task. `reason` is for the logs only: a webhook answer must
+ * reveal nothing of it.
+ */
+export type ReceiveWebhookResult =
+  | { outcome: 'accepted'; events: PlainInboundEvent[]; response: PlainWebhookResponse }
+  | { outcome: 'rejected'; status: 401; reason: SerializedError }
+  | { outcome: 'invalid'; status: 400; reason: SerializedError };
+
+/** `SubscriberCreateDto` with its dates as ISO 8601 strings. */
+export type PlainSubscriberData = Omit<SubscriberCreateDto, 'assignedAt' | 'lastvisit' | 'retainedFrom'> & {
+  assignedAt: string | null;
+  lastvisit: string;
+  retainedFrom: string;
+};
+
+/** The value each task answers with. */
+export interface SandboxResults {
+  'channel.describe': ChannelDescription;
+  'channel.verifyWebhook': PlainWebhookResponse;
+  'channel.receiveWebhook': ReceiveWebhookResult;
+  'channel.send': SendMessageResult;
+  'channel.subscriberData': PlainSubscriberData;
+}
+
+/** Every answer; errors travel as data so their `code` survives. */
+export type SandboxReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
+
+/** What each worker of a pool starts with. */
+export interface SandboxWorkerData {
+  /** file URL of the `*.channel.js` to import. */
+  fileUrl: string;
+  /** Time limit of each worker → host service call. */
+  hostCallTimeoutMs: number;
+}
+
+/**
+ * The worker opens the channel to the host at start: Piscina treats any host → worker message
+ * on `parentPort` as its own start-up message, so the port can only travel worker → host.
+ */
+export interface BridgeOpenMessage {
+  type: 'sandbox.bridge.open';
+  port: MessagePort;
+}
+
+/** Posted by each worker once its plugin is imported and checked (whatever the outcome). */
+export interface WorkerLoadedMessage {
+  type: 'sandbox.worker.loaded';
+  threadId: number;
+}
+
+/** Worker → host messages on `parentPort` (Piscina re-emits them as the pool's `message` event). */
+export type WorkerEventMessage = BridgeOpenMessage | WorkerLoadedMessage;
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** Host services a worker calls over Comlink; replies are data so errors keep their `code`. */
+export interface HostBridge {
+  getAttachmentPublicUrl(sourceId: string, attachmentRef: string): Promise<SandboxReply<string>>;
+  log(level: LogLevel, message: string, fields: Record<string, unknown>): void;
+}

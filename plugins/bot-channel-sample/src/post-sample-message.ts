@@ -1,0 +1,65 @@
+import { ChannelError, PlatformResponseError, z } from '@bot-ai/api';
+import type { SampleOutgoingMessage } from './sample-encoder.ts';
+
+/** How long one send may take before it is abandoned (below the host's per-call time limit). */
+export const SAMPLE_SEND_TIMEOUT_MS = 10_000;
+
+/** How much of an error response body goes into the error message. */
+const MAX_DETAIL_CHARS = 200;
+
+const sendResponseSchema = z.looseObject({ id: z.union([z.string().min(1), z.number()]).transform(String) });
+
+/** One send request to the sample platform. */
+export interface SampleSendRequest {
+  apiUrl: string;
+  apiKey: string;
+  recipientId: string;
+  message: SampleOutgoingMessage;
+  /** Sent as `Idempotency-Key`, so the platform can drop a repeated send. */
+  idempotencyKey: string;
+  timeoutMs: number;
+}
+
+/**
+ * Posts one message to `{apiUrl}/messages` and returns the platform's message id. Throws
+ * `PlatformResponseError` naming the status on a non-2xx answer, and a `ChannelError` when the
+ * platform cannot be reached in time or answers without an id.
+ * @example
+ * const mid = await postSampleMessage({
+ *   apiUrl, apiKey, recipientId: 'user-1', message: { text: 'Hi' }, idempotencyKey, timeoutMs: 10_000,
+ * });
+ */
+export async function postSampleMessage(request: SampleSendRequest): Promise<string> {
+  const response = await fetchPlatform(request);
+  if (!response.ok) throw new PlatformResponseError(response.status, await readDetail(response));
+  const parsed = sendResponseSchema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) {
+    throw new ChannelError('SAMPLE_ERR_NO_MESSAGE_ID', `The platform answered HTTP ${response.status} without a message id`);
+  }
+  return parsed.data.id;
+}
+
+async function fetchPlatform(request: SampleSendRequest): Promise<Response> {
+  const url = `${request.apiUrl.replace(/\/+$/, '')}/messages`;
+  try {
+    return await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${request.apiKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': request.idempotencyKey,
+      },
+      body: JSON.stringify({ recipient: { id: request.recipientId }, message: request.message }),
+      signal: AbortSignal.timeout(request.timeoutMs),
+    });
+  } catch (error) {
+    const timedOut = (error as Error).name === 'TimeoutError';
+    const reason = timedOut ? `did not answer within ${request.timeoutMs} ms` : 'could not be reached';
+    throw new ChannelError('SAMPLE_ERR_PLATFORM_UNREACHABLE', `The platform at ${url} ${reason}`, { cause: error });
+  }
+}
+
+async function readDetail(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  return text.trim().slice(0, MAX_DETAIL_CHARS);
+}

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { StdOutgoingMessageEnvelope } from '@bot-ai/api';
+import { PLAIN_EVENT, rejectsWithCode, SOURCE, startFixtureSandbox } from './fixture-sandbox.ts';
+
+test('send rebuilds the event bound to its source and returns the platform mid', async (t) => {
+  const sandbox = await startFixtureSandbox(t, 'echo');
+  const result = await sandbox.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: 'pong' } }, { idempotencyKey: 'k1' });
+  assert.deepEqual(result, { mid: 'user-1:k1:pong' });
+});
+
+test('a PlatformResponseError keeps its name, message and code across the thread boundary', async (t) => {
+  const sandbox = await startFixtureSandbox(t, 'echo');
+  const sent = sandbox.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: 'fail' } }, { idempotencyKey: 'k2' });
+  const error = await rejectsWithCode(sent, 'BOT_ERR_PLUGIN_THREW');
+  assert.equal(error.name, 'SandboxError');
+  assert.match(error.message, /doSendMessage\(\) threw PlatformResponseError: The platform answered HTTP 502: bad gateway/);
+  const cause = error.cause as Error & { code?: string };
+  assert.deepEqual([cause.name, cause.message, cause.code], ['PlatformResponseError', 'The platform answered HTTP 502: bad gateway', 'BOT_ERR_CHANNEL_PLATFORM_STATUS']);
+});
+
+test('an unsupported outgoing type fails with the SDK code as the cause', async (t) => {
+  const sandbox = await startFixtureSandbox(t, 'echo');
+  const envelope: StdOutgoingMessageEnvelope = { type: 'carousel', data: { elements: [{ title: 'a' }] } };
+  const error = await rejectsWithCode(sandbox.send(PLAIN_EVENT, SOURCE, envelope, { idempotencyKey: 'k3' }), 'BOT_ERR_PLUGIN_THREW');
+  assert.equal((error.cause as { code?: string }).code, 'BOT_ERR_CHANNEL_UNSUPPORTED_FORMAT');
+});
+
+test('subscriberData returns the validated subscriber with dates as ISO strings', async (t) => {
+  const sandbox = await startFixtureSandbox(t, 'echo');
+  const subscriber = await sandbox.subscriberData(PLAIN_EVENT, SOURCE);
+  assert.equal(subscriber.foreignId, 'user-1');
+  assert.equal(subscriber.lastvisit, '2026-01-02T03:04:05.000Z');
+  assert.equal(subscriber.assignedAt, null);
+  assert.deepEqual(subscriber.channel, { name: 'echo', greeting: 'hello' });
+  assert.equal(subscriber.source, SOURCE.id);
+});
