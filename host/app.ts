@@ -12,12 +12,14 @@ import type { Services } from './services.ts';
 export interface AppOptions {
   authSecret: string;
   maxBodyBytes: number;
+  /** Trust X-Forwarded-* (client address, protocol, host); only behind a proxy that sets them. */
+  trustProxy?: boolean;
 }
 
 /** Builds the Koa app from its dependencies; no listening, no environment reading. */
 export function buildApp(services: Services, options: AppOptions): Koa<AppState> {
   const app = new Koa<AppState>();
-  app.proxy = true;
+  app.proxy = options.trustProxy ?? false;
   // Errors are answered by errorMiddleware and logged there; Koa's default handler would log twice.
   app.silent = true;
   const router = new Router<AppState>();

@@ -51,7 +51,9 @@ async function main(): Promise<void> {
   closers.unshift(() => services.channels.close());
   await services.channels.load();
   logChannels(services, logger);
-  const app = buildApp(services, { authSecret: secrets.authSecret, maxBodyBytes: config.BOT_HTTP_MAX_BODY_BYTES });
+  const app = buildApp(services, { authSecret: secrets.authSecret, maxBodyBytes: config.BOT_HTTP_MAX_BODY_BYTES,
+    trustProxy: config.BOT_HTTP_TRUST_PROXY,
+  });
   const server = await listen(app.callback(), config.PORT, config.HOST);
   closers.unshift(() => closeServer(server));
   const sweeper = startSweeper(db, config, logger);

@@ -46,6 +46,9 @@ export const configSchema = z.object({
     .default('info')
     .describe('pino log level.'),
   BOT_LOG_PRETTY: booleanFlag.optional().describe('Human-readable logs. Default: on when stdout is a terminal.'),
+  BOT_HTTP_TRUST_PROXY: booleanFlag
+    .default(false)
+    .describe('Trust X-Forwarded-* headers; turn on only behind a proxy that sets them.'),
   BOT_HTTP_MAX_BODY_BYTES: positiveInt.default(1024 * 1024).describe('Largest admin API request body; larger gets 413.'),
   BOT_DB_POOL_MAX: positiveInt.default(10).describe('Largest number of pooled database connections.'),
   BOT_DB_EMBEDDED_PORT: nonNegativeInt
