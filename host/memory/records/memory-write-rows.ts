@@ -54,8 +54,8 @@ export function assertSlugsKnown(slugs: Iterable<string>, definitions: Map<strin
 
 /**
  * Turns checked entries into upsert rows: each scope id present, each value valid (all problems
- * reported together), and one row per identity with the last entry winning, because one
- * `INSERT … ON CONFLICT DO UPDATE` may not touch the same row twice.
+ * reported together), one row per identity with the last entry winning, because one
+ * `INSERT … ON CONFLICT DO UPDATE` may not touch the same row twice, sorted by identity.
  */
 export function buildWriteRows(
   entries: MemoryWriteEntry[],
@@ -66,7 +66,9 @@ export function buildWriteRows(
   const rows = entries.map((entry) => toWriteRow(entry, definitions.get(entry.slug)!, now));
   assertValuesValid(entries, definitions, validator);
   const byIdentity = new Map(rows.map((row) => [`${row.owner_id}\u0000${row.definition_id}\u0000${row.scope_key}`, row]));
-  return [...byIdentity.values()];
+  // Every upsert locks its rows in identity order, so concurrent batches that touch the same
+  // identities in different orders wait for each other instead of deadlocking.
+  return [...byIdentity.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
 function toWriteRow({ target, slug, value }: MemoryWriteEntry, definition: WriteDefinition, now: Date): WriteRow {

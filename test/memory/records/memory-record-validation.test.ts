@@ -75,7 +75,8 @@ test('bad slug characters are rejected before any database query', async () => {
 
 test('a record made invalid by a schema change is skipped on load, reported and logged', async () => {
   const id = await insertDefinition(database.db, { slug: 'profile' });
-  const [record] = await store.write({ ownerId: 'o5' }, { profile: { name: 'Ada', age: 36 }, person: { name: 'Ada' } });
+  const written = await store.write({ ownerId: 'o5' }, { profile: { name: 'Ada', age: 36 }, person: { name: 'Ada' } });
+  const record = written.find((item) => item.slug === 'profile');
   const stricter = { type: 'object', properties: { name: { type: 'string', description: 'Name' } }, additionalProperties: false };
   await database.db('memory_definitions').where({ id }).update({ schema: stricter, updated_at: new Date(Date.now() + 60_000) });
 
