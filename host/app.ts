@@ -14,6 +14,8 @@ export interface AppOptions {
   maxBodyBytes: number;
   /** Trust X-Forwarded-* (client address, protocol, host); only behind a proxy that sets them. */
   trustProxy?: boolean;
+  /** BOT_PUBLIC_URL, for webhook URLs in responses. */
+  publicUrl?: string | undefined;
 }
 
 /** Builds the Koa app from its dependencies; no listening, no environment reading. */
@@ -23,7 +25,7 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
   // Errors are answered by errorMiddleware and logged there; Koa's default handler would log twice.
   app.silent = true;
   const router = new Router<AppState>();
-  mountRoutes(router, buildRoutes(services, options.authSecret), {
+  mountRoutes(router, buildRoutes(services, { authSecret: options.authSecret, publicUrl: options.publicUrl }), {
     authenticator: new Authenticator(options.authSecret, services.roles),
     maxBodyBytes: options.maxBodyBytes,
   });

@@ -53,6 +53,7 @@ async function main(): Promise<void> {
   logChannels(services, logger);
   const app = buildApp(services, { authSecret: secrets.authSecret, maxBodyBytes: config.BOT_HTTP_MAX_BODY_BYTES,
     trustProxy: config.BOT_HTTP_TRUST_PROXY,
+    publicUrl: config.BOT_PUBLIC_URL,
   });
   const server = await listen(app.callback(), config.PORT, config.HOST);
   closers.unshift(() => closeServer(server));

@@ -7,16 +7,24 @@ import { memoryRecordRoutes } from './memory/records/memory-records.routes.ts';
 import { buildOpenApi } from './openapi/build-openapi.ts';
 import { openApiRoute } from './openapi/openapi.routes.ts';
 import type { Services } from './services.ts';
+import { sourceRoutes } from './sources/sources.routes.ts';
 import { HOST_VERSION } from './version.ts';
 
 /** Every route the host serves, in one list: the router mounts it and OpenAPI describes it. */
-export function buildRoutes(services: Services, authSecret: string): RouteDefinition[] {
+export interface RouteOptions {
+  authSecret: string;
+  /** BOT_PUBLIC_URL: the base of webhook URLs; default the request's origin. */
+  publicUrl?: string | undefined;
+}
+
+export function buildRoutes(services: Services, { authSecret, publicUrl }: RouteOptions): RouteDefinition[] {
   const routes: RouteDefinition[] = [
     ...healthRoutes({ db: services.db }),
     ...authRoutes({ loginLinks: services.loginLinks, authSecret }),
     ...memoryDefinitionRoutes({ definitions: services.memoryDefinitions }),
     ...memoryRecordRoutes({ records: services.memoryRecords }),
     ...channelRoutes({ channels: services.channels }),
+    ...sourceRoutes({ sources: services.sources, channels: services.channels, publicUrl }),
   ];
   let document: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (document ??= buildOpenApi(routes, HOST_VERSION))));

@@ -7,6 +7,7 @@ import type { ChannelSandbox } from './channels/sandbox/channel-sandbox.ts';
 import { RoleStore } from './auth/role-store.ts';
 import { MemoryDefinitionStore } from './memory/definitions/memory-definition-store.ts';
 import { MemoryRecordStore } from './memory/records/memory-record-store.ts';
+import { SourceStore } from './sources/source-store.ts';
 
 /** The long-lived objects the routes and background jobs share, built from the database. */
 export interface Services {
@@ -18,6 +19,7 @@ export interface Services {
   memoryRecords: MemoryRecordStore;
   /** Discovered channels; empty until `channels.load()` runs (main does it before listening). */
   channels: ChannelRegistry<ChannelSandbox>;
+  sources: SourceStore;
 }
 
 export interface ServiceOptions {
@@ -40,6 +42,12 @@ const DEFAULT_SANDBOX: ChannelRegistryOptions['sandbox'] = {
 };
 
 export function createServices({ db, logger, now = () => new Date(), channels = {} }: ServiceOptions): Services {
+  const channelRegistry = createChannelRegistry({
+    appRoot: channels.appRoot ?? HOST_ROOT,
+    hostRoot: channels.hostRoot ?? HOST_ROOT,
+    sandbox: channels.sandbox ?? DEFAULT_SANDBOX,
+    logger,
+  });
   return {
     db,
     logger,
@@ -47,11 +55,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     loginLinks: new LoginLinks(db, now),
     memoryDefinitions: new MemoryDefinitionStore(db, { now }),
     memoryRecords: new MemoryRecordStore(db, { now, logger }),
-    channels: createChannelRegistry({
-      appRoot: channels.appRoot ?? HOST_ROOT,
-      hostRoot: channels.hostRoot ?? HOST_ROOT,
-      sandbox: channels.sandbox ?? DEFAULT_SANDBOX,
-      logger,
-    }),
+    channels: channelRegistry,
+    sources: new SourceStore(db, channelRegistry, now),
   };
 }

@@ -36,6 +36,11 @@ export class ChannelRegistry<S = unknown> {
     return this.registered().find((channel) => channel.name === name);
   }
 
+  /** The published settings JSON Schema of a registered channel (for source settings). */
+  settingsSchemaOf(name: string): Record<string, unknown> | undefined {
+    return this.get(name)?.loaded.description.settingsJsonSchema;
+  }
+
   diagnostics(): DiagnosticEntry[] {
     return this.#results.map(({ file, package: pkg, name, status, code, message }) => ({
       file,

@@ -32,6 +32,10 @@ export const ERROR_CODES = {
   BOT_ERR_MEMORY_RECORD_NOT_FOUND: { status: 404, expose: true, description: 'No live memory record has this id.' },
   BOT_ERR_MEMORY_DEFINITION_SCOPE_LOCKED: { status: 409, expose: true, description: 'The scope cannot change while records exist: their identities depend on it.' },
   BOT_ERR_MEMORY_NAME_INVALID: { status: 422, expose: true, description: 'A memory definition name is empty or too long.' },
+  BOT_ERR_SOURCE_NOT_FOUND: { status: 404, expose: true, description: 'No source has this id.' },
+  BOT_ERR_SOURCE_NAME_TAKEN: { status: 409, expose: true, description: 'Another source has this name.' },
+  BOT_ERR_SOURCE_CHANNEL_UNKNOWN: { status: 422, expose: true, description: 'No registered channel has this name.' },
+  BOT_ERR_SOURCE_SETTINGS_INVALID: { status: 422, expose: true, description: "The settings do not match the channel's settings schema." },
 } as const satisfies Record<string, { status: number; expose: boolean; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { AppError } from '../errors/app-error.ts';
+import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../errors/postgres-errors.ts';
+import { likePattern, parseSort, type Page } from '../http/list-query.ts';
+import { keepStoredSecrets } from './secret-settings.ts';
+import type { ChannelSettingsSchemas, SourceRow } from './source.ts';
+import { validateSourceSettings } from './validate-source-settings.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SORT_SQL = { name: 'lower(name)', channel: 'channel', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+export const SOURCE_SORTS = Object.keys(SORT_SQL) as [keyof typeof SORT_SQL, ...(keyof typeof SORT_SQL)[]];
+
+export interface SourceInput {
+  name: string;
+  channel: string;
+  settings?: Record<string, unknown>;
+  active?: boolean;
+  defaultWorkflowId?: string | null;
+}
+
+export type SourcePatch = Partial<Omit<SourceInput, 'channel'>>;
+
+/** Sources in Postgres, with settings checked against their channel's published schema. */
+export class SourceStore {
+  constructor(
+    private readonly db: Knex,
+    private readonly channels: ChannelSettingsSchemas,
+    private readonly now: () => Date,
+  ) {}
+
+  async list({ q, sort = 'name', limit = 50, offset = 0 }: { q?: string; sort?: string; limit?: number; offset?: number }): Promise<Page<SourceRow>> {
+    const filtered = this.db('sources').modify((query) => {
+      if (q) query.where((where) => where.whereILike('name', likePattern(q)).orWhereILike('channel', likePattern(q)));
+    });
+    const { field, direction } = parseSort(sort);
+    const column = SORT_SQL[field as keyof typeof SORT_SQL] ?? SORT_SQL.name;
+    const [rows, [counted]] = await Promise.all([
+      filtered.clone().select('*').orderByRaw(`${column} ${direction}, id ${direction}`).limit(limit).offset(offset),
+      filtered.clone().count<{ count: number }[]>({ count: '*' }),
+    ]);
+    return { items: rows as SourceRow[], total: Number(counted?.count ?? 0) };
+  }
+
+  async get(id: string): Promise<SourceRow> {
+    const row = UUID.test(id) ? await this.db<SourceRow>('sources').where({ id }).first() : undefined;
+    if (!row) throw new AppError('BOT_ERR_SOURCE_NOT_FOUND', `No source has the id "${id}"`, { id });
+    return row;
+  }
+
+  async create(input: SourceInput): Promise<SourceRow> {
+    const settings = validateSourceSettings(this.#schemaOf(input.channel), input.settings ?? {});
+    const now = this.now();
+    const [row] = await this.db('sources')
+      .insert({
+        ref: randomBytes(18).toString('base64url'),
+        name: input.name,
+        channel: input.channel,
+        settings: JSON.stringify(settings),
+        active: input.active ?? true,
+        default_workflow_id: input.defaultWorkflowId ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning<SourceRow[]>('*')
+      .catch((error: unknown) => rethrowNameTaken(error, input.name));
+    return row!;
+  }
+
+  /** Secrets sent back masked, or left out, keep their stored values. */
+  async update(id: string, patch: SourcePatch, secretKeysOf: (channel: string) => string[]): Promise<SourceRow> {
+    const current = await this.get(id);
+    const changes: Record<string, unknown> = { updated_at: this.now() };
+    if (patch.name !== undefined) changes.name = patch.name;
+    if (patch.active !== undefined) changes.active = patch.active;
+    if (patch.defaultWorkflowId !== undefined) changes.default_workflow_id = patch.defaultWorkflowId;
+    if (patch.settings !== undefined) {
+      const merged = keepStoredSecrets(patch.settings, current.settings, secretKeysOf(current.channel));
+      changes.settings = JSON.stringify(validateSourceSettings(this.#schemaOf(current.channel), merged));
+    }
+    const [row] = await this.db('sources')
+      .where({ id })
+      .update(changes)
+      .returning<SourceRow[]>('*')
+      .catch((error: unknown) => rethrowNameTaken(error, patch.name ?? current.name));
+    return row!;
+  }
+
+  async delete(id: string): Promise<void> {
+    const deleted = UUID.test(id) ? await this.db('sources').where({ id }).delete() : 0;
+    if (deleted === 0) throw new AppError('BOT_ERR_SOURCE_NOT_FOUND', `No source has the id "${id}"`, { id });
+  }
+
+  #schemaOf(channel: string): Record<string, unknown> {
+    const schema = this.channels.settingsSchemaOf(channel);
+    if (!schema) throw new AppError('BOT_ERR_SOURCE_CHANNEL_UNKNOWN', `No registered channel is named "${channel}"`, { field: 'channel' });
+    return schema;
+  }
+}
+
+function rethrowNameTaken(error: unknown, name: string): never {
+  if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) {
+    throw new AppError('BOT_ERR_SOURCE_NAME_TAKEN', `A source is already named "${name}"`, { field: 'name' }, { cause: error });
+  }
+  throw error;
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** A configured instance of a channel, as stored. */
+export interface SourceRow {
+  id: string;
+  ref: string;
+  name: string;
+  channel: string;
+  settings: Record<string, unknown>;
+  active: boolean;
+  default_workflow_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A source as the admin API returns it: secrets masked, with the URL platforms post to. */
+export const sourceViewSchema = z.object({
+  id: z.uuid(),
+  ref: z.string(),
+  name: z.string(),
+  channel: z.string(),
+  settings: z.record(z.string(), z.unknown()).describe('Secret settings read as ********'),
+  active: z.boolean(),
+  defaultWorkflowId: z.string().nullable(),
+  webhookUrl: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SourceView = z.infer<typeof sourceViewSchema>;
+
+/** Where the channels' published settings schemas come from (the channel registry). */
+export interface ChannelSettingsSchemas {
+  /** The channel's settings JSON Schema, or undefined when no such channel is registered. */
+  settingsSchemaOf(channel: string): Record<string, unknown> | undefined;
+}

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SANDBOX = { callTimeoutMs: 5_000, maxHeapMb: 64, maxThreads: 1, maxQueue: 10, idleTimeoutMs: 1_000 };
+
+let t: TestApp;
+before(async () => {
+  t = await createTestApp({ channels: { appRoot: REPO_ROOT, sandbox: SANDBOX } });
+  await t.services.channels.load();
+});
+after(() => t.close());
+
+const storedSettings = async (id: string) => (await t.database.db('sources').where({ id }).first()).settings as Record<string, unknown>;
+
+let counter = 0;
+const createSample = (settings: Record<string, unknown> = {}) =>
+  t.request('POST', '/api/sources', { as: 'admin', body: { name: `Sample ${(counter += 1)}`, channel: 'sample', settings } });
+
+describe('sources', () => {
+  test('creating a source validates settings, fills defaults and masks secrets in the response', async () => {
+    const created = await createSample({ api_key: 'key-123', webhook_secret: 'shh', verify_token: '' });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.settings.api_key, '********');
+    assert.equal(created.body.settings.webhook_secret, '********');
+    assert.equal(created.body.settings.verify_token, '', 'an unset secret shows as empty');
+    assert.equal(created.body.settings.api_url, 'https://platform.example/api');
+    assert.doesNotMatch(created.text, /key-123|shh/);
+    assert.equal((await storedSettings(created.body.id)).api_key, 'key-123');
+  });
+
+  test('each source gets an unguessable, URL-safe ref and the webhook URL built from it', async () => {
+    const [a, b] = await Promise.all([createSample(), createSample()]);
+    for (const source of [a.body, b.body]) {
+      assert.match(source.ref, /^[A-Za-z0-9_-]{24}$/);
+      assert.ok(source.webhookUrl.endsWith(`/api/webhook/${source.ref}`));
+    }
+    assert.notEqual(a.body.ref, b.body.ref);
+  });
+
+  test('the webhook URL ignores spoofed X-Forwarded headers unless the proxy is trusted', async () => {
+    const created = await createSample();
+    const read = await t.request('GET', `/api/sources/${created.body.id}`, {
+      as: 'viewer',
+      headers: { host: 'bot.internal:3000', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    });
+    assert.equal(read.body.webhookUrl, `http://bot.internal:3000/api/webhook/${created.body.ref}`);
+  });
+
+  test('settings that break the channel schema answer 422 with the problems', async () => {
+    const response = await createSample({ api_url: 'not a url', api_key: 42 });
+    assert.equal(response.status, 422);
+    assert.equal(response.body.error.code, 'BOT_ERR_SOURCE_SETTINGS_INVALID');
+    assert.ok(response.body.error.details.problems.length >= 2);
+  });
+
+  test('an unknown channel answers 422', async () => {
+    const response = await t.request('POST', '/api/sources', { as: 'admin', body: { name: 'Nowhere', channel: 'carrier_pigeon' } });
+    assert.equal(response.status, 422);
+    assert.equal(response.body.error.code, 'BOT_ERR_SOURCE_CHANNEL_UNKNOWN');
+  });
+
+  test('a PATCH sending the mask or leaving a secret out keeps the stored secret; a new value replaces it', async () => {
+    const created = await createSample({ api_key: 'original', webhook_secret: 'secret-1' });
+    const masked = await t.request('PATCH', `/api/sources/${created.body.id}`, {
+      as: 'editor',
+      body: { settings: { ...created.body.settings, tenant_id: 'acme' } },
+    });
+    assert.equal(masked.status, 200);
+    const afterMasked = await storedSettings(created.body.id);
+    assert.equal(afterMasked.api_key, 'original');
+    assert.equal(afterMasked.webhook_secret, 'secret-1');
+    assert.equal(afterMasked.tenant_id, 'acme');
+
+    await t.request('PATCH', `/api/sources/${created.body.id}`, { as: 'editor', body: { settings: { tenant_id: 'acme', api_key: 'rotated' } } });
+    const afterRotation = await storedSettings(created.body.id);
+    assert.equal(afterRotation.api_key, 'rotated');
+    assert.equal(afterRotation.webhook_secret, 'secret-1', 'left out: kept');
+  });
+
+  test('lists, reads, deactivates and deletes a source', async () => {
+    const created = await createSample();
+    const listed = await t.request('GET', `/api/sources?q=${encodeURIComponent(created.body.name)}`, { as: 'viewer' });
+    assert.deepEqual(listed.body.items.map((item: { id: string }) => item.id), [created.body.id]);
+    const deactivated = await t.request('PATCH', `/api/sources/${created.body.id}`, { as: 'editor', body: { active: false } });
+    assert.equal(deactivated.body.active, false);
+    assert.equal((await t.request('GET', `/api/sources/${created.body.id}`, { as: 'viewer' })).body.active, false);
+    assert.equal((await t.request('DELETE', `/api/sources/${created.body.id}`, { as: 'admin' })).status, 204);
+    assert.equal((await t.request('GET', `/api/sources/${created.body.id}`, { as: 'viewer' })).status, 404);
+  });
+
+  test('a duplicate name answers 409', async () => {
+    const created = await createSample();
+    const again = await t.request('POST', '/api/sources', { as: 'admin', body: { name: created.body.name.toUpperCase(), channel: 'sample' } });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.error.code, 'BOT_ERR_SOURCE_NAME_TAKEN');
+  });
+
+  test('roles: viewer reads only, editor cannot delete', async () => {
+    const created = await createSample();
+    assert.equal((await t.request('POST', '/api/sources', { as: 'viewer', body: { name: 'x', channel: 'sample' } })).status, 403);
+    assert.equal((await t.request('DELETE', `/api/sources/${created.body.id}`, { as: 'editor' })).status, 403);
+    assert.equal((await t.request('GET', '/api/sources')).status, 401);
+  });
+});
