@@ -2,10 +2,12 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { AppError } from '../../errors/app-error.ts';
 import type { Page } from '../../http/list-query.ts';
-import { toMemoryRecord, type MemoryRecord, type MemoryRecordRow, type MemoryTarget } from './memory-record.ts';
+import type { MemorySchema } from '../definitions/memory-definition.ts';
+import { toMemoryRecord, type ListedMemoryRecord, type MemoryRecord, type MemoryRecordRow, type MemoryTarget } from './memory-record.ts';
 import { MemoryValueValidator, type ValueError } from './memory-value-validator.ts';
-import { assertSlugNames, assertSlugsKnown, buildWriteRows, type MemoryWriteEntry, type WriteDefinition } from './memory-write-rows.ts';
-import { loadLiveRecords, upsertRecords, type LoadedRow } from './memory-record-queries.ts';
+import type { MemoryWriteEntry } from './memory-write-rows.ts';
+import { MemoryRecordWriter } from './memory-record-writer.ts';
+import { loadLiveRecords } from './memory-record-queries.ts';
 
 export type { MemoryWriteEntry } from './memory-write-rows.ts';
 
@@ -40,6 +42,14 @@ const RECORD_COLUMNS = [
   'r.value', 'r.expires_at', 'r.created_at', 'r.updated_at',
 ];
 
+/** What re-checking a stored value against its definition's current schema needs. */
+interface CheckedValue {
+  definition_id: string;
+  schema: MemorySchema;
+  definition_updated_at: Date;
+  value: unknown;
+}
+
 /**
  * Memory records: schema-checked values per owner and definition scope, written by atomic
  * upserts that replace the whole value, never returned once expired.
@@ -49,11 +59,13 @@ export class MemoryRecordStore {
   readonly #now: () => Date;
   readonly #logger: Pick<Logger, 'warn'>;
   readonly #validator = new MemoryValueValidator();
+  readonly #writer: MemoryRecordWriter;
 
   constructor(db: Knex, { now, logger }: MemoryRecordStoreOptions) {
     this.#db = db;
     this.#now = now;
     this.#logger = logger;
+    this.#writer = new MemoryRecordWriter(db, { now, validator: this.#validator });
   }
 
   /**
@@ -64,21 +76,9 @@ export class MemoryRecordStore {
     return this.writeBatch(Object.entries(values).map(([slug, value]) => ({ target, slug, value })));
   }
 
-  /** Writes many entries (any targets) in one transaction and one multi-row upsert. */
-  async writeBatch(entries: MemoryWriteEntry[]): Promise<MemoryRecord[]> {
-    const slugs = entries.map((entry) => entry.slug);
-    assertSlugNames(slugs);
-    if (entries.length === 0) return [];
-    const now = this.#now();
-    return this.#db.transaction(async (trx) => {
-      // FOR SHARE: a definition cannot change its schema or TTL between our check and our write.
-      const definitions = await readDefinitions(trx, [...new Set(slugs)]);
-      assertSlugsKnown(slugs, definitions);
-      const rows = buildWriteRows(entries, definitions, this.#validator, now);
-      const slugById = new Map([...definitions.values()].map((definition) => [definition.id, definition.slug]));
-      const written = await upsertRecords(trx, rows, now);
-      return written.map((row) => toMemoryRecord({ ...row, slug: slugById.get(row.definition_id)! }));
-    });
+  /** Writes many entries (any targets) with one multi-row upsert, all or none. */
+  writeBatch(entries: MemoryWriteEntry[]): Promise<MemoryRecord[]> {
+    return this.#writer.writeBatch(entries);
   }
 
   /**
@@ -99,17 +99,18 @@ export class MemoryRecordStore {
     return result;
   }
 
-  async list({ definitionId, ownerId, limit, offset }: MemoryRecordListQuery): Promise<Page<MemoryRecord>> {
+  /** A page of live records, each saying whether its value still matches the current schema. */
+  async list({ definitionId, ownerId, limit, offset }: MemoryRecordListQuery): Promise<Page<ListedMemoryRecord>> {
     const query = this.#live();
     if (definitionId) query.where('r.definition_id', definitionId);
     if (ownerId) query.where('r.owner_id', ownerId);
     const [counted] = await query.clone().count<{ total: number }[]>({ total: '*' });
-    const rows: MemoryRecordRow[] = await query
-      .select(RECORD_COLUMNS)
+    const rows: (MemoryRecordRow & CheckedValue)[] = await query
+      .select([...RECORD_COLUMNS, 'd.schema', 'd.updated_at as definition_updated_at'])
       .orderBy([{ column: 'r.updated_at', order: 'desc' }, { column: 'r.id' }])
       .limit(limit)
       .offset(offset);
-    return { items: rows.map(toMemoryRecord), total: counted?.total ?? 0 };
+    return { items: rows.map((row) => this.#withValidity(row)), total: counted?.total ?? 0 };
   }
 
   async get(id: string): Promise<MemoryRecord> {
@@ -149,7 +150,12 @@ export class MemoryRecordStore {
       .where((where) => where.whereNull('r.expires_at').orWhere('r.expires_at', '>', now));
   }
 
-  #check(row: LoadedRow): ValueError[] {
+  #withValidity(row: MemoryRecordRow & CheckedValue): ListedMemoryRecord {
+    const errors = this.#check(row);
+    return { ...toMemoryRecord(row), valid: errors.length === 0, ...(errors.length > 0 && { errors }) };
+  }
+
+  #check(row: CheckedValue): ValueError[] {
     const definition = { id: row.definition_id, updatedAt: row.definition_updated_at.toISOString(), schema: row.schema };
     try {
       return this.#validator.check(definition, row.value);
@@ -158,14 +164,6 @@ export class MemoryRecordStore {
       return [{ path: '/', message: `the schema does not compile: ${error instanceof Error ? error.message : String(error)}` }];
     }
   }
-}
-
-async function readDefinitions(trx: Knex.Transaction, slugs: string[]): Promise<Map<string, WriteDefinition>> {
-  const rows: WriteDefinition[] = await trx('memory_definitions')
-    .select('id', 'slug', 'scope', 'ttl_seconds', 'schema', 'updated_at')
-    .whereIn('slug', slugs)
-    .forShare();
-  return new Map(rows.map((row) => [row.slug, row]));
 }
 
 function recordNotFound(id: string): AppError {

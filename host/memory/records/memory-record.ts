@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ValueError } from './memory-value-validator.ts';
 
 /**
  * Who a memory read or write is for: always an owner (the subscriber), plus the workflow, thread
@@ -39,6 +40,24 @@ export const memoryRecordSchema = z.object({
   expiresAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+});
+
+/**
+ * A record as the admin list shows it: whether its value still matches the definition's current
+ * schema, which decides whether runs load it, and if not, why.
+ */
+export interface ListedMemoryRecord extends MemoryRecord {
+  valid: boolean;
+  /** Present only when `valid` is false. */
+  errors?: ValueError[];
+}
+
+export const listedMemoryRecordSchema = memoryRecordSchema.extend({
+  valid: z.boolean().describe("Whether the value matches its definition's current schema; an invalid value is not loaded into runs"),
+  errors: z
+    .array(z.object({ path: z.string().describe('JSON pointer into the value'), message: z.string() }))
+    .optional()
+    .describe('Why the value does not match, present only when `valid` is false'),
 });
 
 /** A `memory_records` row joined with its definition's slug. */

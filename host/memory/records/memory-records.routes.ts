@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, pageSchema } from '../../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../../http/route-definition.ts';
-import { memoryRecordSchema } from './memory-record.ts';
+import { listedMemoryRecordSchema } from './memory-record.ts';
 import type { MemoryRecordStore } from './memory-record-store.ts';
 
 const ownerIdSchema = z.string().min(1).max(200);
@@ -23,7 +23,11 @@ export function memoryRecordRoutes(deps: { records: MemoryRecordStore }): RouteD
       tag: 'memory',
       permission: 'memory_record:read',
       query: listQuery,
-      success: { status: 200, description: 'A page of memory records', schema: pageSchema(memoryRecordSchema) },
+      success: {
+        status: 200,
+        description: 'A page of memory records, each saying whether its value still matches the current schema',
+        schema: pageSchema(listedMemoryRecordSchema),
+      },
       handle: ({ query }) => deps.records.list(query),
     }),
     defineRoute({

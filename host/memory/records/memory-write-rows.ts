@@ -15,7 +15,7 @@ export interface MemoryWriteEntry {
   value: unknown;
 }
 
-/** The columns of a definition a write needs, read under `FOR SHARE`. */
+/** The columns of a definition a write needs, read under `FOR SHARE` or from the cache. */
 export interface WriteDefinition {
   id: string;
   slug: string;
@@ -23,6 +23,11 @@ export interface WriteDefinition {
   ttl_seconds: number | null;
   schema: MemorySchema;
   updated_at: Date;
+  /**
+   * `updated_at` as Postgres prints it. A Date keeps milliseconds but Postgres microseconds, so
+   * only the text compares equal to the stored value when a write re-checks the version.
+   */
+  version: string;
 }
 
 /** One row of the upsert, in the shape `jsonb_to_recordset` reads. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { MemoryRecord } from '../../../host/memory/records/memory-record.ts';
+import type { ListedMemoryRecord, MemoryRecord } from '../../../host/memory/records/memory-record.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { insertDefinition } from './insert-definition.ts';
 
@@ -45,6 +45,23 @@ describe('GET /api/memory-records', () => {
     const page = await app.request('GET', `/api/memory-records?definitionId=${profileId}&limit=2&offset=1`, { as: 'admin' });
     assert.equal(page.body.items.length, 2);
     assert.ok(page.body.total >= 3);
+  });
+
+  test('marks each record valid or not against the current schema, with the reasons', async () => {
+    const id = await insertDefinition(app.services.db, { slug: 'contact' });
+    await write('checked', { contact: { name: 'C', age: 40 }, profile: { name: 'P' } });
+    const onlyName = { type: 'object', properties: { name: { type: 'string', description: 'Name' } }, additionalProperties: false };
+    await app.services.db('memory_definitions').where({ id }).update({ schema: onlyName, updated_at: app.services.db.raw(`updated_at + interval '1 millisecond'`) });
+
+    const page = await app.request('GET', '/api/memory-records?ownerId=checked', { as: 'viewer' });
+
+    const items: ListedMemoryRecord[] = page.body.items;
+    const contact = items.find((item) => item.slug === 'contact')!;
+    assert.equal(contact.valid, false);
+    assert.deepEqual(contact.errors, [{ path: '/age', message: 'is not an allowed property' }]);
+    const profile = items.find((item) => item.slug === 'profile')!;
+    assert.equal(profile.valid, true);
+    assert.equal('errors' in profile, false);
   });
 
   test('never lists expired records', async () => {

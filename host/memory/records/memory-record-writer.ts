@@ -1,0 +1,90 @@
+import type { Knex } from 'knex';
+import { toMemoryRecord, type MemoryRecord } from './memory-record.ts';
+import type { MemoryValueValidator } from './memory-value-validator.ts';
+import { assertSlugNames, assertSlugsKnown, buildWriteRows, type MemoryWriteEntry, type WriteDefinition, type WriteRow } from './memory-write-rows.ts';
+import { WriteDefinitionCache } from './write-definition-cache.ts';
+import { upsertRecords, upsertRecordsIfCurrent, type UpsertedRow } from './upsert-records.ts';
+
+export interface MemoryRecordWriterOptions {
+  now: () => Date;
+  validator: MemoryValueValidator;
+  cache?: WriteDefinitionCache;
+}
+
+/**
+ * Writes memory records, all of a call's entries or none. The usual write is one autocommit
+ * statement built from cached definitions that re-checks their versions as it writes; when a
+ * definition is not cached, has changed or the value fails its cached schema, the write falls
+ * back to a transaction that reads the definitions `FOR SHARE` and checks against those. So the
+ * cache decides only how fast a write is, never what it writes or which error it raises.
+ */
+export class MemoryRecordWriter {
+  readonly #db: Knex;
+  readonly #now: () => Date;
+  readonly #validator: MemoryValueValidator;
+  readonly #cache: WriteDefinitionCache;
+
+  constructor(db: Knex, { now, validator, cache = new WriteDefinitionCache() }: MemoryRecordWriterOptions) {
+    this.#db = db;
+    this.#now = now;
+    this.#validator = validator;
+    this.#cache = cache;
+  }
+
+  async writeBatch(entries: MemoryWriteEntry[]): Promise<MemoryRecord[]> {
+    const slugs = new Set(entries.map((entry) => entry.slug));
+    assertSlugNames(slugs);
+    if (entries.length === 0) return [];
+    const now = this.#now();
+    return (await this.#writeIfCached(entries, slugs, now)) ?? this.#writeChecked(entries, slugs, now);
+  }
+
+  /** The fast path; undefined when it could not be taken or found a definition changed. */
+  async #writeIfCached(entries: MemoryWriteEntry[], slugs: Set<string>, now: Date): Promise<MemoryRecord[] | undefined> {
+    const definitions = this.#cache.getAll(slugs);
+    if (!definitions) return undefined;
+    const rows = this.#tryBuildRows(entries, definitions, now);
+    if (!rows) return undefined;
+    const versions = [...definitions.values()].map(({ id, version }) => ({ id, version }));
+    const written = await upsertRecordsIfCurrent(this.#db, rows, versions, now);
+    if (written.length > 0) return withSlugs(written, definitions);
+    this.#cache.forget(slugs);
+    return undefined;
+  }
+
+  /**
+   * Rows built from cached definitions, or undefined when they refuse the entries: a cached
+   * schema or scope may be stale, so only the current definitions may decide the error.
+   */
+  #tryBuildRows(entries: MemoryWriteEntry[], definitions: Map<string, WriteDefinition>, now: Date): WriteRow[] | undefined {
+    try {
+      return buildWriteRows(entries, definitions, this.#validator, now);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The checked path: `FOR SHARE` keeps the definitions as read until the upsert commits. */
+  #writeChecked(entries: MemoryWriteEntry[], slugs: Set<string>, now: Date): Promise<MemoryRecord[]> {
+    return this.#db.transaction(async (trx) => {
+      const definitions = await readDefinitions(trx, [...slugs]);
+      this.#cache.remember(slugs, definitions);
+      assertSlugsKnown(slugs, definitions);
+      const rows = buildWriteRows(entries, definitions, this.#validator, now);
+      return withSlugs(await upsertRecords(trx, rows, now), definitions);
+    });
+  }
+}
+
+async function readDefinitions(trx: Knex.Transaction, slugs: string[]): Promise<Map<string, WriteDefinition>> {
+  const rows: WriteDefinition[] = await trx('memory_definitions')
+    .select('id', 'slug', 'scope', 'ttl_seconds', 'schema', 'updated_at', trx.raw('updated_at::text AS version'))
+    .whereIn('slug', slugs)
+    .forShare();
+  return new Map(rows.map((row) => [row.slug, row]));
+}
+
+function withSlugs(rows: UpsertedRow[], definitions: Map<string, WriteDefinition>): MemoryRecord[] {
+  const slugById = new Map([...definitions.values()].map((definition) => [definition.id, definition.slug]));
+  return rows.map((row) => toMemoryRecord({ ...row, slug: slugById.get(row.definition_id)! }));
+}
