@@ -7,6 +7,7 @@ import { errorMiddleware } from './http/error-middleware.ts';
 import { mountRoutes } from './http/mount-routes.ts';
 import { requestContext } from './http/request-context.ts';
 import { buildRoutes } from './routes.ts';
+import { mountWebhookRoutes } from './webhooks/webhook.routes.ts';
 import type { Services } from './services.ts';
 
 export interface AppOptions {
@@ -14,6 +15,8 @@ export interface AppOptions {
   maxBodyBytes: number;
   /** Trust X-Forwarded-* (client address, protocol, host); only behind a proxy that sets them. */
   trustProxy?: boolean;
+  /** Largest webhook body (BOT_WEBHOOK_MAX_BODY_BYTES); default 1 MiB. */
+  webhookMaxBodyBytes?: number;
   /** BOT_PUBLIC_URL, for webhook URLs in responses. */
   publicUrl?: string | undefined;
 }
@@ -30,6 +33,12 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
     maxBodyBytes: options.maxBodyBytes,
   });
   router.get('/login', loginPage());
+  mountWebhookRoutes(router, {
+    sources: services.sources,
+    channels: services.channels,
+    inbox: services.inbox,
+    maxBodyBytes: options.webhookMaxBodyBytes ?? 1024 * 1024,
+  });
   app.use(requestContext(services.logger));
   app.use(errorMiddleware());
   app.use(router.routes());

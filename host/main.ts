@@ -54,6 +54,7 @@ async function main(): Promise<void> {
   const app = buildApp(services, { authSecret: secrets.authSecret, maxBodyBytes: config.BOT_HTTP_MAX_BODY_BYTES,
     trustProxy: config.BOT_HTTP_TRUST_PROXY,
     publicUrl: config.BOT_PUBLIC_URL,
+    webhookMaxBodyBytes: config.BOT_WEBHOOK_MAX_BODY_BYTES,
   });
   const server = await listen(app.callback(), config.PORT, config.HOST);
   closers.unshift(() => closeServer(server));

@@ -7,6 +7,7 @@ import type { ChannelSandbox } from './channels/sandbox/channel-sandbox.ts';
 import { RoleStore } from './auth/role-store.ts';
 import { MemoryDefinitionStore } from './memory/definitions/memory-definition-store.ts';
 import { MemoryRecordStore } from './memory/records/memory-record-store.ts';
+import { InboxStore } from './inbox/inbox-store.ts';
 import { SourceStore } from './sources/source-store.ts';
 
 /** The long-lived objects the routes and background jobs share, built from the database. */
@@ -20,6 +21,7 @@ export interface Services {
   /** Discovered channels; empty until `channels.load()` runs (main does it before listening). */
   channels: ChannelRegistry<ChannelSandbox>;
   sources: SourceStore;
+  inbox: InboxStore;
 }
 
 export interface ServiceOptions {
@@ -57,5 +59,6 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     memoryRecords: new MemoryRecordStore(db, { now, logger }),
     channels: channelRegistry,
     sources: new SourceStore(db, channelRegistry, now),
+    inbox: new InboxStore(db, now),
   };
 }

@@ -50,6 +50,7 @@ export const configSchema = z.object({
     .default(false)
     .describe('Trust X-Forwarded-* headers; turn on only behind a proxy that sets them.'),
   BOT_HTTP_MAX_BODY_BYTES: positiveInt.default(1024 * 1024).describe('Largest admin API request body; larger gets 413.'),
+  BOT_WEBHOOK_MAX_BODY_BYTES: positiveInt.default(1024 * 1024).describe('Largest webhook body; larger gets 413.'),
   BOT_DB_POOL_MAX: positiveInt.default(10).describe('Largest number of pooled database connections.'),
   BOT_DB_EMBEDDED_PORT: nonNegativeInt
     .max(65535)

@@ -48,6 +48,11 @@ export class SourceStore {
     return row;
   }
 
+  /** The source a webhook URL names, or undefined. */
+  async findByRef(ref: string): Promise<SourceRow | undefined> {
+    return this.db<SourceRow>('sources').where({ ref }).first();
+  }
+
   async create(input: SourceInput): Promise<SourceRow> {
     const settings = validateSourceSettings(this.#schemaOf(input.channel), input.settings ?? {});
     const now = this.now();

@@ -1,0 +1,78 @@
+import type { PlainWebhookResponse } from '@bot-ai/api';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { ChannelRegistry } from '../channels/channel-registry.ts';
+import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
+import { errorCode } from '../channels/sandbox/sandbox-error.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { AppState } from '../http/app-state.ts';
+import type { InboxStore } from '../inbox/inbox-store.ts';
+import type { SourceRow } from '../sources/source.ts';
+import type { SourceStore } from '../sources/source-store.ts';
+import { readRawBody } from './read-raw-body.ts';
+import { toWebhookRequest } from './to-webhook-request.ts';
+
+export interface WebhookDeps {
+  sources: SourceStore;
+  channels: ChannelRegistry<ChannelSandbox>;
+  inbox: InboxStore;
+  maxBodyBytes: number;
+}
+
+const PATHS = ['/api/webhook/:sourceRef', '/api/webhook/:sourceRef/:workflowId'];
+
+/**
+ * The public webhook routes (DESIGN §7): GET → the channel's verifyWebhook; POST →
+ * verifySignature and decode in the channel's sandbox (one task) → events committed to the
+ * inbox → 200. Error bodies name a code and nothing internal.
+ */
+export function mountWebhookRoutes(router: Router<AppState>, deps: WebhookDeps): void {
+  for (const path of PATHS) {
+    router.get(path, (ctx) => handleWebhook(ctx, deps));
+    router.post(path, (ctx) => handleWebhook(ctx, deps));
+  }
+}
+
+async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
+  const source = await deps.sources.findByRef(ctx.params.sourceRef);
+  if (!source) throw new AppError('BOT_ERR_WEBHOOK_SOURCE_UNKNOWN', 'Unknown webhook');
+  // Workflows are not stored yet, so no workflow id in a URL can name one.
+  if (ctx.params.workflowId !== undefined) throw new AppError('BOT_ERR_WEBHOOK_WORKFLOW_UNKNOWN', 'Unknown workflow');
+  const channel = deps.channels.get(source.channel);
+  if (!channel) throw unavailable();
+  const request = toWebhookRequest(ctx, await readRawBody(ctx, deps.maxBodyBytes));
+  const plainSource = { id: source.id, ref: source.ref, settings: source.settings, active: source.active };
+  const sandbox = channel.loaded.sandbox;
+  if (ctx.method === 'GET') return replay(ctx, await callChannel(() => sandbox.verifyWebhook(request, plainSource)));
+  const result = await callChannel(() => sandbox.receiveWebhook(request, plainSource));
+  if (result.outcome === 'rejected') throw new AppError('BOT_ERR_WEBHOOK_SIGNATURE_REJECTED', 'Signature rejected');
+  if (result.outcome === 'invalid') throw new AppError('BOT_ERR_WEBHOOK_PAYLOAD_REJECTED', 'Payload rejected');
+  await commitEvents(deps, source, ctx.params.workflowId, result.events);
+  replay(ctx, result.response, { received: result.events.length });
+}
+
+/** Committed before the answer is written: a 200 always means the events are in Postgres. */
+function commitEvents(deps: WebhookDeps, source: SourceRow, workflowId: string | undefined, events: Parameters<InboxStore['commit']>[0]['events']) {
+  return deps.inbox.commit({ sourceId: source.id, workflowId, events });
+}
+
+/** A sandbox that is busy, crashed or closing answers 503 so the platform retries; nothing more is said. */
+async function callChannel<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if ((error as { status?: number }).status === 503) throw unavailable(error);
+    throw new AppError('BOT_ERR_INTERNAL', `Channel call failed: ${errorCode(error) ?? 'unknown'}`, undefined, { cause: error });
+  }
+}
+
+function unavailable(cause?: unknown): AppError {
+  return new AppError('BOT_ERR_WEBHOOK_CHANNEL_UNAVAILABLE', 'Channel unavailable; retry later', undefined, { cause });
+}
+
+/** Replays what the channel wrote onto the real response; 200 with a small JSON body by default. */
+function replay(ctx: Context, response: PlainWebhookResponse, defaultBody?: object): void {
+  ctx.status = response.statusCode ?? 200;
+  for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+  ctx.body = response.body ?? defaultBody ?? '';
+}
