@@ -1,21 +1,13 @@
 import type { Context } from 'koa';
-import getRawBody from 'raw-body';
 import { AppError } from '../errors/app-error.ts';
+import { readRawBody } from './read-raw-body.ts';
 
 /**
  * Reads a JSON request body with a byte limit (413 past it, without reading the rest), requires
  * a JSON content type (415) and valid JSON (400). An empty body reads as `undefined`.
  */
 export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
-  const declaredLength = Number(ctx.get('content-length') || 0);
-  if (declaredLength > limitBytes) throw tooLarge(limitBytes);
-  let raw: Buffer;
-  try {
-    raw = await getRawBody(ctx.req, { limit: limitBytes });
-  } catch (error) {
-    if ((error as { type?: string }).type === 'entity.too.large') throw tooLarge(limitBytes);
-    throw error;
-  }
+  const raw = await readRawBody(ctx, limitBytes);
   if (raw.length === 0) return undefined;
   if (!ctx.is('application/json', '+json')) {
     throw new AppError('BOT_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
@@ -25,8 +17,4 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
   } catch (error) {
     throw new AppError('BOT_ERR_HTTP_MALFORMED_JSON', 'The request body is not valid JSON', undefined, { cause: error });
   }
-}
-
-function tooLarge(limitBytes: number): AppError {
-  return new AppError('BOT_ERR_HTTP_BODY_TOO_LARGE', `The request body exceeds ${limitBytes} bytes`, { limitBytes });
 }

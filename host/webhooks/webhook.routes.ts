@@ -9,7 +9,7 @@ import type { AppState } from '../http/app-state.ts';
 import type { InboxStore } from '../inbox/inbox-store.ts';
 import type { SourceRow } from '../sources/source.ts';
 import type { SourceStore } from '../sources/source-store.ts';
-import { readRawBody } from './read-raw-body.ts';
+import { readRawBody } from '../http/read-raw-body.ts';
 import { toWebhookRequest } from './to-webhook-request.ts';
 
 export interface WebhookDeps {
