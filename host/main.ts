@@ -16,6 +16,7 @@ import { migrateToLatest } from './db/migration-source.ts';
 import { createLogger } from './logging/create-logger.ts';
 import { TtlSweeper } from './memory/records/ttl-sweeper.ts';
 import { printAdminLoginLink } from './print-admin-login-link.ts';
+import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts';
 import { createServices } from './services.ts';
 import { listen } from './http/listen.ts';
 
@@ -39,13 +40,7 @@ async function main(): Promise<void> {
     logger,
     channels: {
       appRoot: config.BOT_APP_ROOT,
-      sandbox: {
-        callTimeoutMs: config.BOT_SANDBOX_CALL_TIMEOUT_MS,
-        maxHeapMb: config.BOT_SANDBOX_MAX_HEAP_MB,
-        maxThreads: config.BOT_SANDBOX_MAX_THREADS,
-        maxQueue: config.BOT_SANDBOX_MAX_QUEUE,
-        idleTimeoutMs: config.BOT_SANDBOX_IDLE_TIMEOUT_MS,
-      },
+      sandbox: sandboxSettingsFrom(config),
     },
   });
   closers.unshift(() => services.channels.close());

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { LoginLinks } from './auth/login-links.ts';
 import type { ChannelRegistry } from './channels/channel-registry.ts';
 import { createChannelRegistry, type ChannelRegistryOptions } from './channels/create-channel-registry.ts';
+import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts';
 import type { ChannelSandbox } from './channels/sandbox/channel-sandbox.ts';
 import { RoleStore } from './auth/role-store.ts';
 import { MemoryDefinitionStore } from './memory/definitions/memory-definition-store.ts';
@@ -35,19 +36,12 @@ export interface ServiceOptions {
 
 const HOST_ROOT = new URL('..', import.meta.url).pathname;
 
-const DEFAULT_SANDBOX: ChannelRegistryOptions['sandbox'] = {
-  callTimeoutMs: 5_000,
-  maxHeapMb: 128,
-  maxThreads: 2,
-  maxQueue: 1_000,
-  idleTimeoutMs: 60_000,
-};
 
 export function createServices({ db, logger, now = () => new Date(), channels = {} }: ServiceOptions): Services {
   const channelRegistry = createChannelRegistry({
     appRoot: channels.appRoot ?? HOST_ROOT,
     hostRoot: channels.hostRoot ?? HOST_ROOT,
-    sandbox: channels.sandbox ?? DEFAULT_SANDBOX,
+    sandbox: channels.sandbox ?? sandboxSettingsFrom(),
     logger,
   });
   return {

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { AppError } from '../errors/app-error.ts';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../errors/postgres-errors.ts';
-import { likePattern, parseSort, type Page } from '../http/list-query.ts';
+import { fetchSortedPage, isUuid } from '../db/fetch-sorted-page.ts';
+import { likePattern, type Page } from '../http/list-query.ts';
 import { keepStoredSecrets } from './secret-settings.ts';
 import type { ChannelSettingsSchemas, SourceRow } from './source.ts';
 import { validateSourceSettings } from './validate-source-settings.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SORT_SQL = { name: 'lower(name)', channel: 'channel', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 export const SOURCE_SORTS = Object.keys(SORT_SQL) as [keyof typeof SORT_SQL, ...(keyof typeof SORT_SQL)[]];
 
@@ -33,17 +33,11 @@ export class SourceStore {
     const filtered = this.db('sources').modify((query) => {
       if (q) query.where((where) => where.whereILike('name', likePattern(q)).orWhereILike('channel', likePattern(q)));
     });
-    const { field, direction } = parseSort(sort);
-    const column = SORT_SQL[field as keyof typeof SORT_SQL] ?? SORT_SQL.name;
-    const [rows, [counted]] = await Promise.all([
-      filtered.clone().select('*').orderByRaw(`${column} ${direction}, id ${direction}`).limit(limit).offset(offset),
-      filtered.clone().count<{ count: number }[]>({ count: '*' }),
-    ]);
-    return { items: rows as SourceRow[], total: Number(counted?.count ?? 0) };
+    return fetchSortedPage<SourceRow>(filtered, { sortSql: SORT_SQL, fallback: SORT_SQL.name, sort, limit, offset });
   }
 
   async get(id: string): Promise<SourceRow> {
-    const row = UUID.test(id) ? await this.db<SourceRow>('sources').where({ id }).first() : undefined;
+    const row = isUuid(id) ? await this.db<SourceRow>('sources').where({ id }).first() : undefined;
     if (!row) throw new AppError('BOT_ERR_SOURCE_NOT_FOUND', `No source has the id "${id}"`, { id });
     return row;
   }
@@ -92,7 +86,7 @@ export class SourceStore {
   }
 
   async delete(id: string): Promise<void> {
-    const deleted = UUID.test(id) ? await this.db('sources').where({ id }).delete() : 0;
+    const deleted = isUuid(id) ? await this.db('sources').where({ id }).delete() : 0;
     if (deleted === 0) throw new AppError('BOT_ERR_SOURCE_NOT_FOUND', `No source has the id "${id}"`, { id });
   }
 

@@ -7,7 +7,6 @@ import { errorCode } from '../channels/sandbox/sandbox-error.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import type { InboxStore } from '../inbox/inbox-store.ts';
-import type { SourceRow } from '../sources/source.ts';
 import type { SourceStore } from '../sources/source-store.ts';
 import { readRawBody } from '../http/read-raw-body.ts';
 import { toWebhookRequest } from './to-webhook-request.ts';
@@ -47,13 +46,9 @@ async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
   const result = await callChannel(() => sandbox.receiveWebhook(request, plainSource));
   if (result.outcome === 'rejected') throw new AppError('BOT_ERR_WEBHOOK_SIGNATURE_REJECTED', 'Signature rejected');
   if (result.outcome === 'invalid') throw new AppError('BOT_ERR_WEBHOOK_PAYLOAD_REJECTED', 'Payload rejected');
-  await commitEvents(deps, source, ctx.params.workflowId, result.events);
+  // Committed before the answer is written: a 200 always means the events are in Postgres.
+  await deps.inbox.commit({ sourceId: source.id, workflowId: ctx.params.workflowId, events: result.events });
   replay(ctx, result.response, { received: result.events.length });
-}
-
-/** Committed before the answer is written: a 200 always means the events are in Postgres. */
-function commitEvents(deps: WebhookDeps, source: SourceRow, workflowId: string | undefined, events: Parameters<InboxStore['commit']>[0]['events']) {
-  return deps.inbox.commit({ sourceId: source.id, workflowId, events });
 }
 
 /** A sandbox that is busy, crashed or closing answers 503 so the platform retries; nothing more is said. */

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { AppError } from '../../errors/app-error.ts';
 import { PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from '../../errors/postgres-errors.ts';
-import { likePattern, parseSort, type Page } from '../../http/list-query.ts';
+import { fetchSortedPage, isUuid } from '../../db/fetch-sorted-page.ts';
+import { likePattern, type Page } from '../../http/list-query.ts';
 import { toMemoryDefinition, type MemoryDefinition, type MemoryDefinitionRow, type MemoryScope } from './memory-definition.ts';
 import {
   checkCreateInput,
@@ -24,8 +25,6 @@ const SORT_SQL = {
   updatedAt: 'updated_at',
 } as const;
 export const MEMORY_DEFINITION_SORTS = Object.keys(SORT_SQL) as [keyof typeof SORT_SQL, ...(keyof typeof SORT_SQL)[]];
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface MemoryDefinitionListQuery {
   /** Case-insensitive, literal match on name or slug. */
@@ -58,19 +57,13 @@ export class MemoryDefinitionStore {
       if (scope) query.where({ scope });
       if (q) query.where((where) => where.whereILike('name', likePattern(q)).orWhereILike('slug', likePattern(q)));
     });
-    const { field, direction } = parseSort(sort);
-    const column = SORT_SQL[field as keyof typeof SORT_SQL] ?? SORT_SQL.name;
-    const [rows, [counted]] = await Promise.all([
-      // Ties (same scope, same TTL) are broken by id so pages never overlap or skip rows.
-      filtered.clone().select('*').orderByRaw(`${column} ${direction}, id ${direction}`).limit(limit).offset(offset),
-      filtered.clone().count<{ count: number }[]>({ count: '*' }),
-    ]);
-    return { items: (rows as MemoryDefinitionRow[]).map(toMemoryDefinition), total: Number(counted?.count ?? 0) };
+    const page = await fetchSortedPage<MemoryDefinitionRow>(filtered, { sortSql: SORT_SQL, fallback: SORT_SQL.name, sort, limit, offset });
+    return { items: page.items.map(toMemoryDefinition), total: page.total };
   }
 
   /** Throws BOT_ERR_MEMORY_DEFINITION_NOT_FOUND when no definition has this id. */
   async get(id: string): Promise<MemoryDefinition> {
-    const row = UUID.test(id) ? await this.#db<MemoryDefinitionRow>(TABLE).where({ id }).first() : undefined;
+    const row = isUuid(id) ? await this.#db<MemoryDefinitionRow>(TABLE).where({ id }).first() : undefined;
     if (!row) throw notFound(id);
     return toMemoryDefinition(row);
   }
@@ -99,7 +92,7 @@ export class MemoryDefinitionStore {
   async update(id: string, patch: MemoryDefinitionPatch): Promise<MemoryDefinition> {
     const columns = checkPatch(patch);
     if (Object.keys(columns).length === 0) return this.get(id);
-    if (!UUID.test(id)) throw notFound(id);
+    if (!isUuid(id)) throw notFound(id);
     const row = await this.#db.transaction(async (trx) => {
       const locked = await trx<MemoryDefinitionRow>(TABLE).where({ id }).forUpdate().first();
       if (!locked) throw notFound(id);
@@ -115,7 +108,7 @@ export class MemoryDefinitionStore {
 
   /** Deletes the definition; its records go with it (foreign key cascade). */
   async delete(id: string): Promise<void> {
-    const deleted = UUID.test(id) ? await this.#db(TABLE).where({ id }).delete() : 0;
+    const deleted = isUuid(id) ? await this.#db(TABLE).where({ id }).delete() : 0;
     if (deleted === 0) throw notFound(id);
   }
 
@@ -129,7 +122,7 @@ export class MemoryDefinitionStore {
     const taken = await this.#db(TABLE)
       .where({ slug })
       .modify((query) => {
-        if (excludeId && UUID.test(excludeId)) query.whereNot({ id: excludeId });
+        if (excludeId && isUuid(excludeId)) query.whereNot({ id: excludeId });
       })
       .first('id');
     return { slug, valid: true, available: !taken };
