@@ -31,7 +31,7 @@ export interface ServiceOptions {
   /** Injected so tests can move time (TTL expiry, login link expiry) without sleeping. */
   now?: () => Date;
   /** Where channels are discovered and how their sandboxes run; defaults suit tests. */
-  channels?: Partial<Omit<ChannelRegistryOptions, 'logger'>>;
+  channels?: Partial<Omit<ChannelRegistryOptions, 'logger' | 'hostServicesFor'>>;
 }
 
 const HOST_ROOT = new URL('..', import.meta.url).pathname;
@@ -42,6 +42,9 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     appRoot: channels.appRoot ?? HOST_ROOT,
     hostRoot: channels.hostRoot ?? HOST_ROOT,
     sandbox: channels.sandbox ?? sandboxSettingsFrom(),
+    hostServicesFor: () => ({
+      getAttachmentPublicUrl: () => Promise.reject(new Error('Attachment downloads are not available on this host yet')),
+    }),
     logger,
   });
   return {

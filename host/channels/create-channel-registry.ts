@@ -1,4 +1,3 @@
-import type { HostServices } from '@bot-ai/api';
 import type { Logger } from 'pino';
 import { ChannelRegistry } from './channel-registry.ts';
 import { discoverChannels } from './discovery/discover-channels.ts';
@@ -11,21 +10,15 @@ export interface ChannelRegistryOptions {
   appRoot: string;
   /** Where the host's own packages are installed, for the versions it provides to plugins. */
   hostRoot: string;
-  sandbox: Omit<SandboxSettings, 'hostServices' | 'logger'>;
+  sandbox: Omit<SandboxSettings, 'hostServicesFor' | 'logger'>;
+  /** Worker → host services for the channel named (see SandboxSettings.hostServicesFor). */
+  hostServicesFor: SandboxSettings['hostServicesFor'];
   logger: Logger;
 }
-
-/**
- * Worker → host services offered to plugins. Signed attachment URLs arrive with the webhook
- * pipeline; until then a plugin asking gets a clear error instead of a hang.
- */
-const HOST_SERVICES: HostServices = {
-  getAttachmentPublicUrl: () => Promise.reject(new Error('Attachment downloads are not available on this host yet')),
-};
 
 /** A registry whose discovery runs each plugin in its own sandbox; call `load()` to discover. */
 export function createChannelRegistry(options: ChannelRegistryOptions): ChannelRegistry<ChannelSandbox> {
   const providedVersions = readHostProvidedVersions(options.hostRoot);
-  const load = sandboxLoader({ ...options.sandbox, hostServices: HOST_SERVICES, logger: options.logger.child({ component: 'sandbox' }) });
+  const load = sandboxLoader({ ...options.sandbox, hostServicesFor: options.hostServicesFor, logger: options.logger.child({ component: 'sandbox' }) });
   return new ChannelRegistry(() => discoverChannels({ appRoot: options.appRoot, providedVersions, load }));
 }

@@ -15,6 +15,7 @@ before(async () => {
     appRoot: MIXED_ROOT,
     hostRoot: HOST_ROOT,
     sandbox: { callTimeoutMs: 5_000, maxHeapMb: 64, maxThreads: 1, maxQueue: 10, idleTimeoutMs: 1_000 },
+    hostServicesFor: () => ({ getAttachmentPublicUrl: async () => 'https://host.test/download' }),
     logger: pino({ level: 'silent' }),
   });
   await registry.load();
