@@ -8,6 +8,7 @@ import { mountRoutes } from './http/mount-routes.ts';
 import { requestContext } from './http/request-context.ts';
 import { buildRoutes } from './routes.ts';
 import { mountWebhookRoutes } from './webhooks/webhook.routes.ts';
+import { mountAttachmentDownloadRoute } from './attachments/attachment-download.routes.ts';
 import type { Services } from './services.ts';
 
 export interface AppOptions {
@@ -33,6 +34,7 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
     maxBodyBytes: options.maxBodyBytes,
   });
   router.get('/login', loginPage());
+  mountAttachmentDownloadRoute(router, { sources: services.sources, attachments: services.attachments });
   mountWebhookRoutes(router, {
     sources: services.sources,
     channels: services.channels,

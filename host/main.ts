@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   await migrateToLatest(db);
 
   const secrets = await resolveSecrets(config);
+  let listeningPort = config.PORT;
   const services = createServices({
     db,
     logger,
@@ -42,9 +43,19 @@ async function main(): Promise<void> {
       appRoot: config.BOT_APP_ROOT,
       sandbox: sandboxSettingsFrom(config),
     },
+    attachments: {
+      dir: `${config.BOT_DATA_DIR}/attachments`,
+      secret: secrets.downloadSecret,
+      tokenTtlMs: config.BOT_DOWNLOAD_TOKEN_TTL_MS,
+      // Known once listening (PORT may be 0); links are only asked for after that.
+      publicBaseUrl: () => config.BOT_PUBLIC_URL ?? `http://${config.HOST}:${listeningPort}`,
+    },
   });
   closers.unshift(() => services.channels.close());
   await services.channels.load();
+  // Started after the first discovery: a notice before it would have nothing to apply to.
+  await services.channelSync.start();
+  closers.unshift(() => services.channelSync.close());
   logChannels(services, logger);
   const app = buildApp(services, { authSecret: secrets.authSecret, maxBodyBytes: config.BOT_HTTP_MAX_BODY_BYTES,
     trustProxy: config.BOT_HTTP_TRUST_PROXY,
@@ -58,6 +69,7 @@ async function main(): Promise<void> {
 
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
+  listeningPort = port;
   const publicUrl = config.BOT_PUBLIC_URL ?? `http://${config.HOST}:${port}`;
   logger.info({ url: publicUrl, database: embedded ? 'embedded' : 'external' }, 'bot host listening');
   if (embedded) await printAdminLoginLink(services.loginLinks, publicUrl, config.BOT_AUTH_LOGIN_LINK_TTL_MS);
@@ -66,7 +78,7 @@ async function main(): Promise<void> {
 function logChannels(services: ReturnType<typeof createServices>, logger: Logger): void {
   for (const entry of services.channels.diagnostics()) {
     if (entry.status === 'rejected') logger.warn({ file: entry.file, code: entry.code, reason: entry.message }, 'channel rejected');
-    else logger.info({ channel: entry.name, file: entry.file }, 'channel registered');
+    else logger.info({ channel: entry.name, file: entry.file, status: entry.status }, 'channel registered');
   }
 }
 

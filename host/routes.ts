@@ -23,7 +23,7 @@ export function buildRoutes(services: Services, { authSecret, publicUrl }: Route
     ...authRoutes({ loginLinks: services.loginLinks, authSecret }),
     ...memoryDefinitionRoutes({ definitions: services.memoryDefinitions }),
     ...memoryRecordRoutes({ records: services.memoryRecords }),
-    ...channelRoutes({ channels: services.channels }),
+    ...channelRoutes({ channels: services.channels, channelStates: services.channelStates }),
     ...sourceRoutes({ sources: services.sources, channels: services.channels, publicUrl }),
   ];
   let document: Record<string, unknown> | undefined;

@@ -1,4 +1,7 @@
-import type { DiscoveryResult, LoadedChannel } from './discovery/discover-channels.ts';
+import type { ChannelDescription, DiscoveryResult, LoadedChannel } from './discovery/discover-channels.ts';
+import type { ChannelFile, ChannelOrigin } from './discovery/scan-channel-files.ts';
+import { ChannelUnavailableError } from './channel-unavailable-error.ts';
+import { diffChannels, type RescanReport } from './rescan-report.ts';
 
 export interface DiagnosticEntry {
   file: string;
@@ -9,52 +12,227 @@ export interface DiagnosticEntry {
   message: string | undefined;
 }
 
-/** A channel that passed every check and has a running sandbox. */
-export type RegisteredChannel<S> = DiscoveryResult<S> & { name: string; loaded: LoadedChannel<S> };
+/** A channel that passed every check; it serves traffic while enabled and running. */
+export interface ChannelEntry<S> extends ChannelFile {
+  name: string;
+  package: { name: string; version: string } | undefined;
+  origin: ChannelOrigin;
+  /** Hash of the channel's code on disk; a rescan replaces the pool only when it changed. */
+  fingerprint: string;
+  description: ChannelDescription;
+  enabled: boolean;
+  /** The running sandbox pool; absent while disabled, or when it failed to start (see `failure`). */
+  loaded: LoadedChannel<S> | undefined;
+  failure: { code: string; message: string } | undefined;
+}
+
+/** A registered channel with a running pool, as handed to callers. */
+export type RunningChannel<S> = ChannelEntry<S> & { loaded: LoadedChannel<S> };
+
+export interface ChannelRegistryDeps<S> {
+  /** Scans the app root and loads every channel file in a fresh sandbox of its own. */
+  discover(): Promise<DiscoveryResult<S>[]>;
+  /** Starts a sandbox for one file again (enabling a channel that was disabled). */
+  start(file: ChannelFile): Promise<LoadedChannel<S>>;
+  fingerprint(realFile: string): Promise<string>;
+  /** The operators' enabled choices; a channel absent from the map is enabled. */
+  enabledStates(): Promise<Map<string, boolean>>;
+}
+
+const SANDBOX_CLOSED = 'BOT_ERR_PLUGIN_SANDBOX_CLOSED';
 
 /**
- * The channels this host serves, from the last discovery. Rejected files are kept only as
- * diagnostics: they never serve traffic and never appear in the channel list.
+ * The channels this host serves. Every change (discovery, rescan, enable, disable) runs one at
+ * a time and follows the same rule: start the new pool, switch traffic to it, then drain and
+ * close the pool it replaced, so a request in flight during a switch finishes on the pool it
+ * started on and a request arriving after it lands on the new one.
  */
 export class ChannelRegistry<S = unknown> {
-  #results: DiscoveryResult<S>[] = [];
+  #entries = new Map<string, ChannelEntry<S>>();
+  #rejected: DiscoveryResult<S>[] = [];
+  #changes: Promise<unknown> = Promise.resolve();
+  #closed = false;
 
-  constructor(private readonly discover: () => Promise<DiscoveryResult<S>[]>) {}
+  constructor(private readonly deps: ChannelRegistryDeps<S>) {}
 
-  /** Runs discovery and swaps the registry over to its result, closing the sandboxes replaced. */
-  async load(): Promise<void> {
-    const previous = this.#results;
-    this.#results = await this.discover();
-    await Promise.all(previous.map((result) => result.loaded?.close()));
+  /** The first discovery; the same as a rescan. */
+  load(): Promise<RescanReport> {
+    return this.rescan();
   }
 
-  registered(): RegisteredChannel<S>[] {
-    return this.#results.filter((result): result is RegisteredChannel<S> => result.status === 'registered');
+  /**
+   * Discovers again: new channels are added, vanished ones removed, and a channel whose code
+   * changed on disk (an upgraded package, a rebuilt local channel) moves to a new pool while the
+   * old one drains. Unchanged channels keep their running pool. Resolves once old pools are closed.
+   */
+  rescan(): Promise<RescanReport> {
+    return this.#serialize(async () => {
+      const [results, states] = await Promise.all([this.deps.discover(), this.deps.enabledStates()]);
+      const previous = this.#entries;
+      const next = new Map<string, ChannelEntry<S>>();
+      const toClose = new Set<LoadedChannel<S>>();
+      for (const result of results) {
+        if (result.status !== 'registered' || !result.loaded || !result.name) continue;
+        const entry = await this.#entryFor(result as DiscoveryResult<S> & { name: string; loaded: LoadedChannel<S> });
+        const old = previous.get(entry.name);
+        const enabled = states.get(entry.name) ?? true;
+        if (old && old.fingerprint === entry.fingerprint && old.realFile === entry.realFile && old.loaded) {
+          toClose.add(result.loaded); // the same code: the warm pool stays
+          entry.loaded = old.loaded;
+        }
+        entry.enabled = enabled;
+        if (!enabled && entry.loaded) {
+          toClose.add(entry.loaded);
+          entry.loaded = undefined;
+        }
+        next.set(entry.name, entry);
+      }
+      for (const old of previous.values()) {
+        if (old.loaded && next.get(old.name)?.loaded !== old.loaded) toClose.add(old.loaded);
+      }
+      this.#entries = next;
+      this.#rejected = results.filter((result) => result.status === 'rejected');
+      await closeAll([...toClose]);
+      return diffChannels(previous, next, this.#rejected);
+    });
   }
 
-  get(name: string): RegisteredChannel<S> | undefined {
-    return this.registered().find((channel) => channel.name === name);
+  /**
+   * Brings every channel to its stored enabled state: starts the pools of enabled channels that
+   * have none, drains and closes those of disabled ones. Idempotent, so every instance runs it
+   * on each notice (and after reconnecting, for the notices it may have missed).
+   */
+  applyStates(): Promise<void> {
+    return this.#serialize(async () => {
+      const states = await this.deps.enabledStates();
+      await Promise.all([...this.#entries.values()].map((entry) => this.#applyState(entry, states.get(entry.name) ?? true)));
+    });
+  }
+
+  /**
+   * Calls into a running channel's sandbox. `use` must call the sandbox before its first await,
+   * so a switch cannot close the pool between the lookup and the call; a call that still meets
+   * a pool closed by a switch is retried once on the pool that replaced it.
+   */
+  async call<T>(name: string, use: (sandbox: S) => Promise<T>): Promise<T> {
+    const first = this.running(name);
+    if (!first) throw new ChannelUnavailableError(name);
+    try {
+      return await use(first.loaded.sandbox);
+    } catch (error) {
+      const replacement = this.running(name);
+      if ((error as { code?: unknown }).code !== SANDBOX_CLOSED || !replacement || replacement.loaded === first.loaded) throw error;
+      return use(replacement.loaded.sandbox);
+    }
+  }
+
+  /** The channel if it is enabled and its pool is running. */
+  running(name: string): RunningChannel<S> | undefined {
+    const entry = this.#entries.get(name);
+    return entry?.enabled && entry.loaded ? (entry as RunningChannel<S>) : undefined;
+  }
+
+  /** Every registered channel, enabled or not. */
+  registered(): ChannelEntry<S>[] {
+    return [...this.#entries.values()];
+  }
+
+  /** A registered channel, enabled or not. */
+  get(name: string): ChannelEntry<S> | undefined {
+    return this.#entries.get(name);
   }
 
   /** The published settings JSON Schema of a registered channel (for source settings). */
   settingsSchemaOf(name: string): Record<string, unknown> | undefined {
-    return this.get(name)?.loaded.description.settingsJsonSchema;
+    return this.#entries.get(name)?.description.settingsJsonSchema;
   }
 
   diagnostics(): DiagnosticEntry[] {
-    return this.#results.map(({ file, package: pkg, name, status, code, message }) => ({
+    const registered = [...this.#entries.values()].map((entry) => ({
+      file: entry.file,
+      package: entry.package,
+      name: entry.name,
+      status: entry.enabled ? ('registered' as const) : ('disabled' as const),
+      code: entry.failure?.code,
+      message: entry.failure?.message,
+    }));
+    const rejected = this.#rejected.map(({ file, package: pkg, name, code, message }) => ({
       file,
       package: pkg,
       name,
-      status,
+      status: 'rejected' as const,
       code,
       message,
     }));
+    return [...registered, ...rejected].sort((a, b) => a.file.localeCompare(b.file));
   }
 
-  async close(): Promise<void> {
-    const results = this.#results;
-    this.#results = [];
-    await Promise.all(results.map((result) => result.loaded?.close()));
+  /** Closes every pool once the change in progress is done; the registry serves nothing after. */
+  close(): Promise<void> {
+    return this.#serialize(async () => {
+      this.#closed = true;
+      const loaded = [...this.#entries.values()].flatMap((entry) => (entry.loaded ? [entry.loaded] : []));
+      this.#entries = new Map();
+      await closeAll(loaded);
+    });
   }
+
+  async #entryFor(result: DiscoveryResult<S> & { name: string; loaded: LoadedChannel<S> }): Promise<ChannelEntry<S>> {
+    return {
+      file: result.file,
+      realFile: result.realFile,
+      origin: result.origin,
+      name: result.name,
+      package: result.package,
+      fingerprint: await this.deps.fingerprint(result.realFile),
+      description: result.loaded.description,
+      enabled: true,
+      loaded: result.loaded,
+      failure: undefined,
+    };
+  }
+
+  async #applyState(entry: ChannelEntry<S>, enabled: boolean): Promise<void> {
+    entry.enabled = enabled;
+    if (!enabled && entry.loaded) {
+      const loaded = entry.loaded;
+      entry.loaded = undefined;
+      entry.failure = undefined;
+      await loaded.close();
+    } else if (enabled && !entry.loaded) {
+      try {
+        const loaded = await this.deps.start(entry);
+        if (loaded.description.name !== entry.name) {
+          await loaded.close();
+          entry.failure = { code: 'BOT_ERR_PLUGIN_DUPLICATE_NAME', message: `The file now declares channel "${loaded.description.name}"; rescan to pick it up` };
+          return;
+        }
+        entry.loaded = loaded;
+        entry.failure = undefined;
+      } catch (error) {
+        entry.failure = failureOf(error);
+      }
+    }
+  }
+
+  #serialize<T>(change: () => Promise<T>): Promise<T> {
+    const run = this.#changes.then(() => {
+      if (this.#closed) throw new Error('The channel registry is closed');
+      return change();
+    });
+    this.#changes = run.catch(() => undefined);
+    return run;
+  }
+}
+
+async function closeAll<S>(loaded: LoadedChannel<S>[]): Promise<void> {
+  await Promise.all(loaded.map((channel) => channel.close()));
+}
+
+function failureOf(error: unknown): { code: string; message: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return {
+    code: typeof code === 'string' ? code : 'BOT_ERR_PLUGIN_LOAD_FAILED',
+    message: error instanceof Error ? error.message : String(error),
+  };
 }

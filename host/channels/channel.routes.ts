@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { AppError } from '../errors/app-error.ts';
 import { pageSchema } from '../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
-import type { ChannelRegistry } from './channel-registry.ts';
+import type { ChannelEntry, ChannelRegistry } from './channel-registry.ts';
+import type { ChannelStateStore } from './channel-state-store.ts';
 
 const TAG = 'channels';
 
@@ -13,8 +15,10 @@ const channelSchema = z.object({
   settingsSchema: z.record(z.string(), z.unknown()).describe("JSON Schema of a source's settings"),
   capabilities: z.record(z.string(), z.unknown()),
   enabled: z.boolean(),
+  running: z.boolean().describe('Enabled and its worker pool is serving traffic'),
   origin: z.enum(['builtin', 'package', 'local']),
   package: packageSchema,
+  error: z.object({ code: z.string(), message: z.string() }).nullable().describe('Why an enabled channel is not running'),
 });
 
 const diagnosticSchema = z.object({
@@ -26,27 +30,59 @@ const diagnosticSchema = z.object({
   message: z.string().nullable(),
 });
 
-/** The admin API's view of discovered channels (DESIGN §10). */
-export function channelRoutes({ channels }: { channels: ChannelRegistry }): RouteDefinition[] {
+const rescanSchema = z.object({
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  upgraded: z.array(z.object({ name: z.string(), from: z.string(), to: z.string() })),
+  rejected: z.array(z.object({ file: z.string(), code: z.string().nullable(), message: z.string().nullable() })),
+});
+
+const nameParams = z.object({ name: z.string().min(1).max(200) });
+
+export interface ChannelRouteDeps {
+  channels: ChannelRegistry;
+  channelStates: ChannelStateStore;
+}
+
+/** The admin API's view of discovered channels, and hot enable, disable and rescan (DESIGN §5, §10). */
+export function channelRoutes({ channels, channelStates }: ChannelRouteDeps): RouteDefinition[] {
+  const setEnabled = (enabled: boolean) =>
+    defineRoute({
+      method: 'POST',
+      path: `/api/channel/:name/${enabled ? 'enable' : 'disable'}`,
+      operationId: enabled ? 'enableChannel' : 'disableChannel',
+      summary: enabled
+        ? 'Enable a channel on every instance: its pool starts and its webhooks are served at once'
+        : 'Disable a channel on every instance: its webhooks answer 503 at once and its pool drains',
+      tag: TAG,
+      permission: 'channel:update',
+      params: nameParams,
+      success: { status: 200, description: 'The channel after the change', schema: channelSchema },
+      errors: [404, 409],
+      async handle({ params, principal }) {
+        if (!channels.get(params.name)) throw new AppError('BOT_ERR_CHANNEL_NOT_FOUND', `No registered channel is named "${params.name}"`);
+        await channelStates.save(params.name, enabled, principal?.sub ?? 'unknown');
+        await channels.applyStates();
+        const entry = channels.get(params.name);
+        if (!entry) throw new AppError('BOT_ERR_CHANNEL_NOT_FOUND', `No registered channel is named "${params.name}"`);
+        if (enabled && !entry.loaded) {
+          throw new AppError('BOT_ERR_CHANNEL_START_FAILED', `Channel "${params.name}" is enabled but could not start`, entry.failure);
+        }
+        return toView(entry);
+      },
+    });
+
   return [
     defineRoute({
       method: 'GET',
       path: '/api/channel',
       operationId: 'listChannels',
-      summary: 'Registered channels with their settings JSON Schema and capabilities',
+      summary: 'Registered channels, enabled or not, with their settings JSON Schema and capabilities',
       tag: TAG,
       permission: 'channel:read',
       success: { status: 200, description: 'Every registered channel', schema: pageSchema(channelSchema) },
       handle() {
-        const items = channels.registered().map((channel) => ({
-          name: channel.name,
-          kind: channel.loaded.description.kind,
-          settingsSchema: channel.loaded.description.settingsJsonSchema,
-          capabilities: channel.loaded.description.capabilities,
-          enabled: true,
-          origin: channel.origin,
-          package: channel.package ?? null,
-        }));
+        const items = channels.registered().map(toView);
         return { items, total: items.length };
       },
     }),
@@ -54,7 +90,7 @@ export function channelRoutes({ channels }: { channels: ChannelRegistry }): Rout
       method: 'GET',
       path: '/api/channel/diagnostics',
       operationId: 'channelDiagnostics',
-      summary: 'Every discovered channel file with its status and, when rejected, the reason',
+      summary: 'Every discovered channel file with its status and, when rejected or failed, the reason',
       tag: TAG,
       permission: 'channel:read',
       success: { status: 200, description: 'One entry per file', schema: pageSchema(diagnosticSchema) },
@@ -69,5 +105,38 @@ export function channelRoutes({ channels }: { channels: ChannelRegistry }): Rout
         return { items, total: items.length };
       },
     }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/channel/rescan',
+      operationId: 'rescanChannels',
+      summary: 'Rediscover channels now, here and on every other instance; upgraded channels move to a new pool while the old one drains',
+      tag: TAG,
+      permission: 'channel:update',
+      success: { status: 200, description: 'What the rescan changed on this instance', schema: rescanSchema },
+      async handle() {
+        const report = await channels.rescan();
+        await channelStates.announceRescan();
+        return {
+          ...report,
+          rejected: report.rejected.map(({ file, code, message }) => ({ file, code: code ?? null, message: message ?? null })),
+        };
+      },
+    }),
+    setEnabled(true),
+    setEnabled(false),
   ];
+}
+
+function toView(entry: ChannelEntry<unknown>): z.input<typeof channelSchema> {
+  return {
+    name: entry.name,
+    kind: entry.description.kind,
+    settingsSchema: entry.description.settingsJsonSchema,
+    capabilities: entry.description.capabilities,
+    enabled: entry.enabled,
+    running: entry.enabled && entry.loaded !== undefined,
+    origin: entry.origin,
+    package: entry.package ?? null,
+    error: entry.failure ?? null,
+  };
 }

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
+import { channelFingerprint } from './channel-fingerprint.ts';
 import { ChannelRegistry } from './channel-registry.ts';
+import type { ChannelStateStore } from './channel-state-store.ts';
 import { discoverChannels } from './discovery/discover-channels.ts';
 import { readHostProvidedVersions } from './discovery/host-provided-versions.ts';
 import { sandboxLoader, type SandboxSettings } from './load-channel-in-sandbox.ts';
@@ -13,6 +15,8 @@ export interface ChannelRegistryOptions {
   sandbox: Omit<SandboxSettings, 'hostServicesFor' | 'logger'>;
   /** Worker → host services for the channel named (see SandboxSettings.hostServicesFor). */
   hostServicesFor: SandboxSettings['hostServicesFor'];
+  /** Where operators' enable/disable choices are kept. */
+  states: Pick<ChannelStateStore, 'enabledStates'>;
   logger: Logger;
 }
 
@@ -20,5 +24,10 @@ export interface ChannelRegistryOptions {
 export function createChannelRegistry(options: ChannelRegistryOptions): ChannelRegistry<ChannelSandbox> {
   const providedVersions = readHostProvidedVersions(options.hostRoot);
   const load = sandboxLoader({ ...options.sandbox, hostServicesFor: options.hostServicesFor, logger: options.logger.child({ component: 'sandbox' }) });
-  return new ChannelRegistry(() => discoverChannels({ appRoot: options.appRoot, providedVersions, load }));
+  return new ChannelRegistry({
+    discover: () => discoverChannels({ appRoot: options.appRoot, providedVersions, load }),
+    start: load,
+    fingerprint: channelFingerprint,
+    enabledStates: () => options.states.enabledStates(),
+  });
 }

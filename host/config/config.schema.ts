@@ -31,13 +31,16 @@ export const configSchema = z.object({
   BOT_DATA_DIR: z
     .string()
     .default('./var')
-    .describe('Holds the embedded database and the generated secrets.'),
+    .describe('Holds the embedded database, the generated secrets and attachment files (attachments/).'),
   BOT_AUTH_SECRET: secret
     .optional()
     .describe('HS256 key for admin tokens. Required with DATABASE_URL; generated under BOT_DATA_DIR otherwise.'),
   BOT_DOWNLOAD_SECRET: secret
     .optional()
     .describe('Key for signed attachment download URLs. Required with DATABASE_URL; generated otherwise.'),
+  BOT_DOWNLOAD_TOKEN_TTL_MS: positiveInt
+    .default(60 * 60_000)
+    .describe('How long a signed attachment download URL stays valid.'),
   BOT_AUTH_LOGIN_LINK_TTL_MS: positiveInt
     .default(15 * 60_000)
     .describe('How long the one-time admin login link printed at start stays valid.'),

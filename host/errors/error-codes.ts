@@ -36,11 +36,17 @@ export const ERROR_CODES = {
   BOT_ERR_SOURCE_NAME_TAKEN: { status: 409, expose: true, description: 'Another source has this name.' },
   BOT_ERR_SOURCE_CHANNEL_UNKNOWN: { status: 422, expose: true, description: 'No registered channel has this name.' },
   BOT_ERR_SOURCE_SETTINGS_INVALID: { status: 422, expose: true, description: "The settings do not match the channel's settings schema." },
+  BOT_ERR_CHANNEL_NOT_FOUND: { status: 404, expose: true, description: 'No registered channel has this name.' },
+  BOT_ERR_CHANNEL_START_FAILED: { status: 409, expose: true, description: "The channel is enabled but its worker pool could not start; details give the plugin's error code." },
   BOT_ERR_WEBHOOK_SOURCE_UNKNOWN: { status: 404, expose: true, description: 'No source has this webhook reference.' },
   BOT_ERR_WEBHOOK_WORKFLOW_UNKNOWN: { status: 404, expose: true, description: 'No workflow has the id given in the webhook URL.' },
   BOT_ERR_WEBHOOK_CHANNEL_UNAVAILABLE: { status: 503, expose: true, description: "The source's channel is disabled, failed or busy; the platform should retry." },
   BOT_ERR_WEBHOOK_SIGNATURE_REJECTED: { status: 401, expose: true, description: 'The channel rejected the request signature.' },
   BOT_ERR_WEBHOOK_PAYLOAD_REJECTED: { status: 400, expose: true, description: "The body is not in the channel's platform format." },
+  BOT_ERR_ATTACHMENT_TOKEN_INVALID: { status: 403, expose: true, description: 'The download link is missing its token, or the token is invalid, expired or for another file.' },
+  BOT_ERR_ATTACHMENT_NOT_FOUND: { status: 404, expose: true, description: 'No attachment of the source has this name.' },
+  BOT_ERR_ATTACHMENT_NAME_INVALID: { status: 422, expose: true, description: 'An attachment name is empty, too long, or holds a path separator, "..", a leading dot or a control character.' },
+  BOT_ERR_ATTACHMENT_SOURCE_FORBIDDEN: { status: 403, expose: true, description: 'A channel asked for a download link of a source of another channel.' },
 } as const satisfies Record<string, { status: number; expose: boolean; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -37,13 +37,15 @@ async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
   if (!source) throw new AppError('BOT_ERR_WEBHOOK_SOURCE_UNKNOWN', 'Unknown webhook');
   // Workflows are not stored yet, so no workflow id in a URL can name one.
   if (ctx.params.workflowId !== undefined) throw new AppError('BOT_ERR_WEBHOOK_WORKFLOW_UNKNOWN', 'Unknown workflow');
-  const channel = deps.channels.get(source.channel);
-  if (!channel) throw unavailable();
+  // Checked before the body is read too, so a disabled channel costs no upload.
+  if (!deps.channels.running(source.channel)) throw unavailable();
   const request = toWebhookRequest(ctx, await readRawBody(ctx, deps.maxBodyBytes));
   const plainSource = { id: source.id, ref: source.ref, settings: source.settings, active: source.active };
-  const sandbox = channel.loaded.sandbox;
-  if (ctx.method === 'GET') return replay(ctx, await callChannel(() => sandbox.verifyWebhook(request, plainSource)));
-  const result = await callChannel(() => sandbox.receiveWebhook(request, plainSource));
+  const channel = source.channel;
+  if (ctx.method === 'GET') {
+    return replay(ctx, await callChannel(() => deps.channels.call(channel, (sandbox) => sandbox.verifyWebhook(request, plainSource))));
+  }
+  const result = await callChannel(() => deps.channels.call(channel, (sandbox) => sandbox.receiveWebhook(request, plainSource)));
   if (result.outcome === 'rejected') throw new AppError('BOT_ERR_WEBHOOK_SIGNATURE_REJECTED', 'Signature rejected');
   if (result.outcome === 'invalid') throw new AppError('BOT_ERR_WEBHOOK_PAYLOAD_REJECTED', 'Payload rejected');
   // Committed before the answer is written: a 200 always means the events are in Postgres.
@@ -51,7 +53,7 @@ async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
   replay(ctx, result.response, { received: result.events.length });
 }
 
-/** A sandbox that is busy, crashed or closing answers 503 so the platform retries; nothing more is said. */
+/** A channel that is disabled, busy, crashed or closing answers 503 so the platform retries; nothing more is said. */
 async function callChannel<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type Koa from 'koa';
 import { inject, type InjectOptions } from 'light-my-request';
 import pino from 'pino';
@@ -9,6 +12,9 @@ import { TestClock } from './test-clock.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 
 export const TEST_AUTH_SECRET = 'test-auth-secret-0123456789abcdef-0123456789';
+export const TEST_DOWNLOAD_SECRET = 'test-download-secret-0123456789abcdef-01234';
+/** The base of download links in tests (BOT_PUBLIC_URL). */
+export const TEST_PUBLIC_URL = 'http://bot.test';
 
 export interface TestResponse {
   status: number;
@@ -31,6 +37,8 @@ export interface TestApp {
   services: Services;
   database: TestDatabase;
   clock: TestClock;
+  /** This app's own temporary attachments folder, removed by close(). */
+  attachmentsDir: string;
   request(method: InjectOptions['method'], url: string, options?: RequestOptions): Promise<TestResponse>;
   tokenFor(role: string, sub?: string): string;
   close(): Promise<void>;
@@ -40,14 +48,18 @@ export interface TestApp {
  * The real app on this file's own database, answering injected requests (no socket), with a
  * hand-moved clock and silent logs.
  */
-export async function createTestApp(options: { maxBodyBytes?: number; channels?: ServiceOptions['channels'] } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { maxBodyBytes?: number; channels?: ServiceOptions['channels']; attachments?: ServiceOptions['attachments'] } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = new TestClock();
+  const attachmentsDir = await mkdtemp(path.join(tmpdir(), 'bot-test-attachments-'));
   const services = createServices({
     db: database.db,
     logger: pino({ level: 'silent' }),
     now: clock.now,
     ...(options.channels ? { channels: options.channels } : {}),
+    attachments: { dir: attachmentsDir, secret: TEST_DOWNLOAD_SECRET, publicBaseUrl: TEST_PUBLIC_URL, ...options.attachments },
   });
   const app = buildApp(services, { authSecret: TEST_AUTH_SECRET, maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024 });
   const handler = app.callback();
@@ -57,6 +69,7 @@ export async function createTestApp(options: { maxBodyBytes?: number; channels?:
     services,
     database,
     clock,
+    attachmentsDir,
     tokenFor,
     async request(method, url, { as, authorization, body, headers = {} } = {}) {
       const auth = authorization ?? (as ? `Bearer ${tokenFor(as)}` : undefined);
@@ -79,8 +92,10 @@ export async function createTestApp(options: { maxBodyBytes?: number; channels?:
       return { status: response.statusCode, headers: response.headers, body: parsed, text: response.payload };
     },
     async close() {
+      await services.channelSync.close();
       await services.channels.close();
       await database.close();
+      await rm(attachmentsDir, { recursive: true, force: true });
     },
   };
 }

@@ -5,22 +5,30 @@ import { after, before, describe, test } from 'node:test';
 import { createChannelRegistry } from '../../../host/channels/create-channel-registry.ts';
 import type { ChannelRegistry } from '../../../host/channels/channel-registry.ts';
 import type { ChannelSandbox } from '../../../host/channels/sandbox/channel-sandbox.ts';
+import { ChannelStateStore } from '../../../host/channels/channel-state-store.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database.ts';
 
 const HOST_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const MIXED_ROOT = fileURLToPath(new URL('../../fixtures/plugin-roots/mixed', import.meta.url));
 
 let registry: ChannelRegistry<ChannelSandbox>;
+let database: TestDatabase;
 before(async () => {
+  database = await createTestDatabase();
   registry = createChannelRegistry({
     appRoot: MIXED_ROOT,
     hostRoot: HOST_ROOT,
     sandbox: { callTimeoutMs: 5_000, maxHeapMb: 64, maxThreads: 1, maxQueue: 10, idleTimeoutMs: 1_000 },
     hostServicesFor: () => ({ getAttachmentPublicUrl: async () => 'https://host.test/download' }),
+    states: new ChannelStateStore(database.db),
     logger: pino({ level: 'silent' }),
   });
   await registry.load();
 });
-after(() => registry.close());
+after(async () => {
+  await registry.close();
+  await database.close();
+});
 
 const byFile = (fragment: string) => registry.diagnostics().find((entry) => entry.file.includes(`/${fragment}/`));
 
@@ -61,12 +69,12 @@ describe('discovery over a plugin root holding one bad plugin per rejection reas
   });
 
   test('publishes each registered channel settings as JSON Schema with the password widget', () => {
-    const schema = registry.get('good')!.loaded.description.settingsJsonSchema as { properties: Record<string, Record<string, unknown>> };
+    const schema = registry.running('good')!.loaded.description.settingsJsonSchema as { properties: Record<string, Record<string, unknown>> };
     assert.equal(schema.properties.token?.['ui:widget'], 'password');
   });
 
   test('a registered channel still answers after its neighbours were rejected', async () => {
-    const response = await registry.get('good')!.loaded.sandbox.verifyWebhook(
+    const response = await registry.running('good')!.loaded.sandbox.verifyWebhook(
       { method: 'GET', headers: {}, query: {}, params: {}, body: undefined, rawBody: new Uint8Array() },
       { id: 's1', ref: 'r1', settings: {}, active: true },
     );

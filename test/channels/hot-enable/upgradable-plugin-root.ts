@@ -1,0 +1,81 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_NODE_MODULES = fileURLToPath(new URL('../../../node_modules', import.meta.url));
+
+/**
+ * A throw-away app root holding `bot-channel-<name>` packages written on the fly, so a test can
+ * install, upgrade and remove a channel on disk while the host runs. The SDK resolves from this
+ * repository's own install.
+ */
+export class UpgradablePluginRoot {
+  private constructor(readonly dir: string) {}
+
+  static async create(): Promise<UpgradablePluginRoot> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bot-plugin-root-'));
+    await mkdir(path.join(dir, 'node_modules'));
+    await symlink(path.join(REPO_NODE_MODULES, '@bot-ai'), path.join(dir, 'node_modules', '@bot-ai'));
+    return new UpgradablePluginRoot(dir);
+  }
+
+  /**
+   * Writes version `version` of channel `name`: its decode turns `{ id, text }` into one text
+   * event whose text is prefixed with the version, and waits `x-delay-ms` first, so a test can
+   * keep requests in flight across a switch and tell which version served each one.
+   */
+  async install(name: string, version: string): Promise<void> {
+    const packageDir = path.join(this.dir, 'node_modules', `bot-channel-${name}`);
+    await mkdir(path.join(packageDir, 'dist'), { recursive: true });
+    const manifest = {
+      name: `bot-channel-${name}`,
+      version,
+      type: 'module',
+      exports: { '.': './dist/index.channel.js', './index.channel': './dist/index.channel.js' },
+      peerDependencies: { '@bot-ai/api': '>=3 <4', '@bot-ai/types': '>=3 <4' },
+    };
+    await writeFile(path.join(packageDir, 'package.json'), JSON.stringify(manifest, null, 2));
+    await writeFile(path.join(packageDir, 'dist', 'index.channel.js'), channelSource(name, version));
+  }
+
+  async remove(name: string): Promise<void> {
+    await rm(path.join(this.dir, 'node_modules', `bot-channel-${name}`), { recursive: true, force: true });
+  }
+
+  async close(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+function channelSource(name: string, version: string): string {
+  return `import { setTimeout as sleep } from 'node:timers/promises';
+import { HttpChannelHandler, Injectable, MessageInboundEvent, z } from '@bot-ai/api';
+
+const VERSION = ${JSON.stringify(version)};
+
+class UpgradableChannel extends HttpChannelHandler {
+  constructor() {
+    super(${JSON.stringify(name)}, z.object({}));
+  }
+
+  async decode(req) {
+    const delayMs = Number(req.headers['x-delay-ms'] ?? 0);
+    if (delayMs > 0) await sleep(delayMs);
+    const { id, text } = req.body;
+    const context = { channelName: ${JSON.stringify(name)}, rawEvent: req.body, channelAttributes: {}, occurredAt: new Date(), eventId: id, senderForeignId: 'u1' };
+    return [new MessageInboundEvent(context, { type: 'text', data: { text: VERSION + ':' + text } })];
+  }
+
+  async doSendMessage() {
+    return { mid: 'm1' };
+  }
+
+  getSubscriberData() {
+    throw new Error('not used');
+  }
+}
+Injectable()(UpgradableChannel);
+export default UpgradableChannel;
+`;
+}
