@@ -1,0 +1,102 @@
+import type { StdOutgoingMessageEnvelope } from '@bot-ai/api';
+import type { LanguageModel, Tool } from 'ai';
+import type { MemoryDefinition } from '../../memory/definitions/memory-definition.ts';
+import type { TaskDef, WorkflowDocument } from '../document/workflow-document.ts';
+import type { ActionName } from './action-specs.ts';
+
+/**
+ * The contract between the workflow runner and the actions it runs. The runner evaluates a
+ * task's inputs (JSONata, once), calls the action with them, and records the step; actions
+ * reach memory, the outbox, the conversation history and the models only through
+ * `ActionServices`, so a test run and a live run differ only in the services they are given.
+ */
+
+/** What `$input` holds: the inbound message that triggered the run. */
+export interface RunInput {
+  /** `text`, `quickReply`, … (the incoming message type). */
+  message_type: string;
+  text?: string;
+  payload?: unknown;
+  [key: string]: unknown;
+}
+
+/** The state of one run, shared by its steps. */
+export interface RunState {
+  runId: string;
+  workflowId: string;
+  workflowVersion: number;
+  /** The memory owner: the subscriber's id, or the admin's `sub` for a test run. */
+  ownerId: string;
+  threadId: string | undefined;
+  sourceId: string | undefined;
+  mode: 'live' | 'test';
+  document: WorkflowDocument;
+  /** `$input` */
+  input: RunInput;
+  /** `$context`; `memory` holds loaded values by slug and is refreshed after each memory write. */
+  context: { memory: Record<string, unknown>; [key: string]: unknown };
+  /** Outputs of the tasks already run, by task name (visible to later expressions by name). */
+  outputs: Record<string, unknown>;
+  /** Aborted when the run is cancelled or the host shuts down. */
+  signal: AbortSignal;
+}
+
+/** One step: the task to run and its inputs, already evaluated. */
+export interface ActionInvocation {
+  taskName: string;
+  task: TaskDef;
+  inputs: Record<string, unknown>;
+  run: RunState;
+}
+
+/** A bound memory definition as AI tasks see it. */
+export type BoundMemoryDefinition = Pick<MemoryDefinition, 'id' | 'name' | 'slug' | 'scope' | 'schema'>;
+
+/** Memory of the run's owner, in the run's scopes (workflow, thread, run). */
+export interface RunMemory {
+  /**
+   * Writes complete values by slug, all or none (DESIGN §8: slug names checked first, then the
+   * store checks each slug is known and the value matches its schema), then refreshes
+   * `run.context.memory`. Rejects with the store's coded error; nothing is written then.
+   */
+  update(values: Record<string, unknown>): Promise<void>;
+  /** The definitions bound to an AI task: its own `bindings.memory`, else the workflow's. */
+  boundDefinitions(task: TaskDef): BoundMemoryDefinition[];
+  /** The `# Working Memory` block for the task's bound definitions ('' when none has a value). */
+  workingMemoryBlock(task: TaskDef): string;
+  /** The `update_memory` AI tool limited to the task's bound slugs; undefined without bindings. */
+  updateTool(task: TaskDef): Tool | undefined;
+}
+
+/** Replies to the subscriber. In a test run nothing is sent: the messages are collected. */
+export interface RunOutbox {
+  /**
+   * Sends one envelope through the channel's `doSendMessage` in its sandbox, honouring its
+   * capabilities and `maxTextLength`. Recorded before it is attempted and marked after, so a
+   * retried run never sends the same reply twice.
+   */
+  send(envelope: StdOutgoingMessageEnvelope): Promise<{ mid: string | undefined }>;
+}
+
+/** Inbound and outbound messages of the run's thread, oldest first. */
+export interface ConversationHistory {
+  recent(limit: number): Promise<{ role: 'user' | 'assistant'; text: string }[]>;
+}
+
+/** Resolves a task's model: the task's `bindings.model`, else the workflow's `bindings.model`. */
+export interface ModelResolver {
+  modelFor(task: TaskDef, document: WorkflowDocument): LanguageModel;
+}
+
+export interface ActionServices {
+  memory: RunMemory;
+  outbox: RunOutbox;
+  history: ConversationHistory;
+  models: ModelResolver;
+}
+
+/** A workflow action: runs one task with evaluated inputs; its result is the task's output. */
+export interface WorkflowAction {
+  readonly name: ActionName;
+  run(invocation: ActionInvocation, services: ActionServices): Promise<unknown>;
+}

@@ -1,0 +1,49 @@
+import { ChannelError, PlatformResponseError, z } from '@bot-ai/api';
+
+/** How long one send may take; keep it below the host's `BOT_SANDBOX_CALL_TIMEOUT_MS`. */
+export const SEND_TIMEOUT_MS = 4_000;
+
+const sendResponseSchema = z.looseObject({ id: z.union([z.string().min(1), z.number()]).transform(String) });
+
+/** One text message to send. */
+export interface SendRequest {
+  apiUrl: string;
+  apiKey: string;
+  recipientId: string;
+  text: string;
+  /** Stable per outgoing message: lets the platform drop a repeated send. */
+  idempotencyKey: string;
+  timeoutMs: number;
+}
+
+/**
+ * Posts `{ recipient: { id }, message: { text } }` to `{apiUrl}/messages` and returns the id the
+ * platform answers with. Throws `PlatformResponseError` naming the status on a non-2xx answer.
+ * Change: the URL, headers and body to your platform's send API.
+ * @example const mid = await postMessage({ apiUrl, apiKey, recipientId: 'user-1', text: 'Hi', idempotencyKey, timeoutMs: 4_000 });
+ */
+export async function postMessage(request: SendRequest): Promise<string> {
+  const response = await fetchPlatform(request);
+  if (!response.ok) throw new PlatformResponseError(response.status, (await response.text().catch(() => '')).slice(0, 200));
+  const parsed = sendResponseSchema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) throw new ChannelError('__NAME___ERR_NO_MESSAGE_ID', `The platform answered HTTP ${response.status} without a message id`);
+  return parsed.data.id;
+}
+
+async function fetchPlatform(request: SendRequest): Promise<Response> {
+  const url = `${request.apiUrl.replace(/\/+$/, '')}/messages`;
+  try {
+    return await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${request.apiKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': request.idempotencyKey,
+      },
+      body: JSON.stringify({ recipient: { id: request.recipientId }, message: { text: request.text } }),
+      signal: AbortSignal.timeout(request.timeoutMs),
+    });
+  } catch (error) {
+    throw new ChannelError('__NAME___ERR_PLATFORM_UNREACHABLE', `The platform at ${url} did not answer`, { cause: error });
+  }
+}
