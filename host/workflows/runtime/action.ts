@@ -88,11 +88,17 @@ export interface ModelResolver {
   modelFor(task: TaskDef, document: WorkflowDocument): LanguageModel;
 }
 
+/** Runs another task of the workflow as an `ai_agent` custom tool: `$input` is the tool call's arguments. */
+export interface TaskRunner {
+  runTask(taskName: string, toolInput: Record<string, unknown>): Promise<unknown>;
+}
+
 export interface ActionServices {
   memory: RunMemory;
   outbox: RunOutbox;
   history: ConversationHistory;
   models: ModelResolver;
+  tasks: TaskRunner;
 }
 
 /** A workflow action: runs one task with evaluated inputs; its result is the task's output. */
