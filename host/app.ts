@@ -39,6 +39,7 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
     sources: services.sources,
     channels: services.channels,
     inbox: services.inbox,
+    workflows: services.workflows,
     maxBodyBytes: options.webhookMaxBodyBytes ?? 1024 * 1024,
   });
   app.use(requestContext(services.logger));

@@ -19,6 +19,9 @@ import { printAdminLoginLink } from './print-admin-login-link.ts';
 import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts';
 import { createServices } from './services.ts';
 import { listen } from './http/listen.ts';
+import { JobEngine } from './dispatch/job-engine.ts';
+import { createModelResolver } from './workflows/models/model-resolver.ts';
+import { readNamedApiKeys } from './workflows/models/named-api-keys.ts';
 
 type Closer = () => Promise<void>;
 
@@ -50,6 +53,12 @@ async function main(): Promise<void> {
       // Known once listening (PORT may be 0); links are only asked for after that.
       publicBaseUrl: () => config.BOT_PUBLIC_URL ?? `http://${config.HOST}:${listeningPort}`,
     },
+    workflows: {
+      models: createModelResolver({ config, namedApiKeys: readNamedApiKeys(process.env) }),
+      expressionTimeoutMs: config.BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS,
+      threadInactivityMs: config.BOT_THREAD_INACTIVITY_MS,
+      dispatchMaxAttempts: config.BOT_DISPATCH_MAX_ATTEMPTS,
+    },
   });
   closers.unshift(() => services.channels.close());
   await services.channels.load();
@@ -57,6 +66,18 @@ async function main(): Promise<void> {
   await services.channelSync.start();
   closers.unshift(() => services.channelSync.close());
   logChannels(services, logger);
+  const jobs = await JobEngine.start({
+    db,
+    processor: services.inboundEvents,
+    concurrency: config.BOT_DISPATCH_CONCURRENCY,
+    pollIntervalMs: config.BOT_DISPATCH_POLL_INTERVAL_MS,
+    leaseMs: config.BOT_DISPATCH_LEASE_MS,
+    logger,
+  });
+  // Closed in reverse: HTTP first (requests in flight finish), then the inbox flushes, then
+  // the jobs in flight finish; jobs not started stay queued for the next start or another instance.
+  closers.unshift(() => jobs.stop());
+  closers.unshift(() => services.inbox.close());
   const app = buildApp(services, { authSecret: secrets.authSecret, maxBodyBytes: config.BOT_HTTP_MAX_BODY_BYTES,
     trustProxy: config.BOT_HTTP_TRUST_PROXY,
     publicUrl: config.BOT_PUBLIC_URL,

@@ -9,6 +9,9 @@ import { openApiRoute } from './openapi/openapi.routes.ts';
 import type { Services } from './services.ts';
 import { sourceRoutes } from './sources/sources.routes.ts';
 import { HOST_VERSION } from './version.ts';
+import { workflowRoutes } from './workflows/workflows.routes.ts';
+import { runRoutes } from './workflows/runs.routes.ts';
+import { inboundEventRoutes } from './dispatch/inbound-events.routes.ts';
 
 /** Every route the host serves, in one list: the router mounts it and OpenAPI describes it. */
 export interface RouteOptions {
@@ -25,6 +28,9 @@ export function buildRoutes(services: Services, { authSecret, publicUrl }: Route
     ...memoryRecordRoutes({ records: services.memoryRecords }),
     ...channelRoutes({ channels: services.channels, channelStates: services.channelStates }),
     ...sourceRoutes({ sources: services.sources, channels: services.channels, publicUrl }),
+    ...workflowRoutes({ workflows: services.workflows }),
+    ...runRoutes({ db: services.db, workflows: services.workflows, runner: services.runner }),
+    ...inboundEventRoutes({ db: services.db, maxAttempts: services.dispatchMaxAttempts }),
   ];
   let document: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (document ??= buildOpenApi(routes, HOST_VERSION))));

@@ -13,6 +13,16 @@ import { SourceStore } from './sources/source-store.ts';
 import { ChannelStateStore } from './channels/channel-state-store.ts';
 import { ChannelSync } from './channels/channel-sync.ts';
 import { AttachmentService, attachmentOptionsWithDefaults, type AttachmentOptions } from './attachments/attachment-service.ts';
+import { WorkflowStore } from './workflows/storage/workflow-store.ts';
+import { configSchema } from './config/config.schema.ts';
+import { MessageHistory } from './conversations/message-history.ts';
+import { SubscriberStore } from './conversations/subscriber-store.ts';
+import { ThreadStore } from './conversations/thread-store.ts';
+import { InboundEventProcessor, type WorkflowVersionSource } from './dispatch/inbound-event-processor.ts';
+import { createWorkflowRunner } from './workflows/create-workflow-runner.ts';
+import { createModelResolver } from './workflows/models/model-resolver.ts';
+import type { ModelResolver } from './workflows/runtime/action.ts';
+import type { WorkflowRunner } from './workflows/runtime/workflow-runner.ts';
 
 /** The long-lived objects the routes and background jobs share, built from the database. */
 export interface Services {
@@ -32,6 +42,22 @@ export interface Services {
   inbox: InboxStore;
   /** Attachment files, download tokens and the links plugins ask for. */
   attachments: AttachmentService;
+  /** Workflows and their versions, validated on every save. */
+  workflows: WorkflowStore;
+  /** Runs workflows (live runs from the dispatcher, test runs from the admin API). */
+  runner: WorkflowRunner;
+  /** Takes committed inbound events to their end; the job engine calls it. */
+  inboundEvents: InboundEventProcessor;
+  /** Tries of an inbound event before it is a dead letter (BOT_DISPATCH_MAX_ATTEMPTS). */
+  dispatchMaxAttempts: number;
+}
+
+/** How workflows run; main passes the configured values, tests take the defaults or shorten them. */
+export interface WorkflowServiceOptions {
+  models: ModelResolver;
+  expressionTimeoutMs: number;
+  threadInactivityMs: number;
+  dispatchMaxAttempts: number;
 }
 
 export interface ServiceOptions {
@@ -43,12 +69,14 @@ export interface ServiceOptions {
   channels?: Partial<Omit<ChannelRegistryOptions, 'logger' | 'hostServicesFor'>>;
   /** Attachment downloads; main passes all of it. The defaults (a temp folder, a random secret) suit tests only. */
   attachments?: Partial<AttachmentOptions>;
+  workflows?: Partial<WorkflowServiceOptions>;
 }
 
 const HOST_ROOT = new URL('..', import.meta.url).pathname;
 
 
-export function createServices({ db, logger, now = () => new Date(), channels = {}, attachments = {} }: ServiceOptions): Services {
+export function createServices({ db, logger, now = () => new Date(), channels = {}, attachments = {}, workflows = {} }: ServiceOptions): Services {
+  const workflowOptions = { ...workflowDefaults(), ...workflows };
   const channelStates = new ChannelStateStore(db);
   const channelRegistry = createChannelRegistry({
     appRoot: channels.appRoot ?? HOST_ROOT,
@@ -60,18 +88,63 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
   });
   const sources = new SourceStore(db, channelRegistry, now);
   const attachmentService = new AttachmentService(sources, { now, ...attachmentOptionsWithDefaults(attachments) });
+  const memoryDefinitions = new MemoryDefinitionStore(db, { now });
+  const memoryRecords = new MemoryRecordStore(db, { now, logger });
+  const workflowStore = new WorkflowStore(db, memoryDefinitions, { now });
+  const history = new MessageHistory(db, now);
+  const runner = createWorkflowRunner({ db, now, memoryRecords, models: workflowOptions.models, expressionTimeoutMs: workflowOptions.expressionTimeoutMs });
+  const inboundEvents = new InboundEventProcessor({
+    db,
+    channels: channelRegistry,
+    workflows: currentVersions(workflowStore),
+    subscribers: new SubscriberStore(db),
+    threads: new ThreadStore(db, { now, inactivityMs: workflowOptions.threadInactivityMs }),
+    history,
+    runner,
+    outbox: { db, channels: channelRegistry, history, now, logger },
+    logger,
+  });
   return {
     db,
     logger,
     roles: new RoleStore(db),
     loginLinks: new LoginLinks(db, now),
-    memoryDefinitions: new MemoryDefinitionStore(db, { now }),
-    memoryRecords: new MemoryRecordStore(db, { now, logger }),
+    memoryDefinitions,
+    memoryRecords,
     channels: channelRegistry,
     channelStates,
     channelSync: new ChannelSync({ db, registry: channelRegistry, instanceId: channelStates.instanceId, logger }),
     sources,
-    inbox: new InboxStore(db, now),
+    inbox: new InboxStore(db, now, { enqueue: { maxAttempts: workflowOptions.dispatchMaxAttempts } }),
     attachments: attachmentService,
+    workflows: workflowStore,
+    runner,
+    inboundEvents,
+    dispatchMaxAttempts: workflowOptions.dispatchMaxAttempts,
+  };
+}
+
+/** The configuration defaults, and the offline-capable model resolver without API keys. */
+function workflowDefaults(): WorkflowServiceOptions {
+  const config = configSchema.parse({});
+  return {
+    models: createModelResolver({ config, namedApiKeys: new Map() }),
+    expressionTimeoutMs: config.BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS,
+    threadInactivityMs: config.BOT_THREAD_INACTIVITY_MS,
+    dispatchMaxAttempts: config.BOT_DISPATCH_MAX_ATTEMPTS,
+  };
+}
+
+/** The current version of a workflow, or undefined when it was deleted. */
+function currentVersions(store: WorkflowStore): WorkflowVersionSource {
+  return {
+    async currentVersion(workflowId) {
+      try {
+        return await store.getVersion(workflowId);
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'BOT_ERR_WORKFLOW_NOT_FOUND') return undefined;
+        throw error;
+      }
+    },
   };
 }

@@ -75,6 +75,36 @@ export const configSchema = z.object({
   BOT_MEMORY_SWEEP_PAUSE_MS: nonNegativeInt
     .default(160)
     .describe('Pause between two sweep batches, so concurrent writers keep their latency.'),
+  BOT_DISPATCH_CONCURRENCY: positiveInt.default(16).describe('Inbound events processed at once by one instance (different conversations).'),
+  BOT_DISPATCH_MAX_ATTEMPTS: positiveInt
+    .default(8)
+    .describe('Tries of an inbound event, with exponential backoff, before it is kept as a dead letter.'),
+  BOT_DISPATCH_POLL_INTERVAL_MS: positiveInt
+    .default(2_000)
+    .describe('How often retries that are due are looked for; new events start at once (LISTEN/NOTIFY).'),
+  BOT_DISPATCH_LEASE_MS: positiveInt
+    .default(30_000)
+    .describe("After this long without a heartbeat, a dead instance's jobs are taken over by the others."),
+  BOT_THREAD_INACTIVITY_MS: positiveInt
+    .default(30 * 60_000)
+    .describe("A subscriber's message after this long of silence starts a new conversation thread."),
+  BOT_AI_BASE_URL: z
+    .url()
+    .optional()
+    .describe('Base URL of the OpenAI-compatible API that `openai-compatible` models call (e.g. https://api.openai.com/v1).'),
+  BOT_AI_API_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Bearer key sent to BOT_AI_BASE_URL and nowhere else; never logged. More keys: BOT_AI_API_KEY_<NAME>.'),
+  BOT_AI_REQUEST_TIMEOUT_MS: positiveInt.default(60_000).describe('Time limit of each call to a model; past it the step fails.'),
+  BOT_AI_MAX_RETRIES: nonNegativeInt
+    .max(10)
+    .default(2)
+    .describe('Retries of a model call that failed with a retryable status (408, 409, 429, 5xx) or could not connect.'),
+  BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS: positiveInt
+    .default(1_000)
+    .describe('Time limit of each workflow expression evaluation; past it the step fails.'),
 });
 
 export type ConfigInput = z.input<typeof configSchema>;

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
+import { migrateJobQueue } from '../dispatch/job-queue-schema.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 const MIGRATION_FILE = /^\d{14}_[a-z0-9_]+\.ts$/;
@@ -22,9 +23,13 @@ export const migrationSource: Knex.MigrationSource<string> = {
   },
 };
 
-/** Applies every pending migration; safe to call from several hosts at once (knex locks). */
+/**
+ * Applies every pending migration, ours then the job engine's; safe to call from several hosts
+ * at once (both lock).
+ */
 export async function migrateToLatest(db: Knex): Promise<void> {
   await db.migrate.latest({ migrationSource });
+  await migrateJobQueue(db);
 }
 
 /** True when no migration is pending: part of readiness. */

@@ -10,11 +10,13 @@ import type { InboxStore } from '../inbox/inbox-store.ts';
 import type { SourceStore } from '../sources/source-store.ts';
 import { readRawBody } from '../http/read-raw-body.ts';
 import { toWebhookRequest } from './to-webhook-request.ts';
+import type { WorkflowStore } from '../workflows/storage/workflow-store.ts';
 
 export interface WebhookDeps {
   sources: SourceStore;
   channels: ChannelRegistry<ChannelSandbox>;
   inbox: InboxStore;
+  workflows: Pick<WorkflowStore, 'exists'>;
   maxBodyBytes: number;
 }
 
@@ -35,8 +37,9 @@ export function mountWebhookRoutes(router: Router<AppState>, deps: WebhookDeps):
 async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
   const source = await deps.sources.findByRef(ctx.params.sourceRef);
   if (!source) throw new AppError('BOT_ERR_WEBHOOK_SOURCE_UNKNOWN', 'Unknown webhook');
-  // Workflows are not stored yet, so no workflow id in a URL can name one.
-  if (ctx.params.workflowId !== undefined) throw new AppError('BOT_ERR_WEBHOOK_WORKFLOW_UNKNOWN', 'Unknown workflow');
+  if (ctx.params.workflowId !== undefined && !(await deps.workflows.exists(ctx.params.workflowId))) {
+    throw new AppError('BOT_ERR_WEBHOOK_WORKFLOW_UNKNOWN', 'Unknown workflow');
+  }
   // Checked before the body is read too, so a disabled channel costs no upload.
   if (!deps.channels.running(source.channel)) throw unavailable();
   const request = toWebhookRequest(ctx, await readRawBody(ctx, deps.maxBodyBytes));

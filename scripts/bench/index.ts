@@ -7,6 +7,10 @@ const BENCHMARKS: Record<string, { description: string; load: () => Promise<{ ru
     description: 'memory records: upserts, batched upserts, working-memory load, TTL sweep under write load',
     load: async () => ({ run: (await import('./memory.ts')).runMemoryBenchmark }),
   },
+  ingest: {
+    description: 'webhook intake over HTTP: production path (sandbox + durable inbox), batching off, and a no-database baseline',
+    load: async () => ({ run: (await import('./ingest.ts')).runIngestBenchmark }),
+  },
 };
 
 const name = process.argv[2];

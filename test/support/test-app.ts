@@ -49,7 +49,12 @@ export interface TestApp {
  * hand-moved clock and silent logs.
  */
 export async function createTestApp(
-  options: { maxBodyBytes?: number; channels?: ServiceOptions['channels']; attachments?: ServiceOptions['attachments'] } = {},
+  options: {
+    maxBodyBytes?: number;
+    channels?: ServiceOptions['channels'];
+    attachments?: ServiceOptions['attachments'];
+    workflows?: ServiceOptions['workflows'];
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = new TestClock();
@@ -59,6 +64,7 @@ export async function createTestApp(
     logger: pino({ level: 'silent' }),
     now: clock.now,
     ...(options.channels ? { channels: options.channels } : {}),
+    ...(options.workflows ? { workflows: options.workflows } : {}),
     attachments: { dir: attachmentsDir, secret: TEST_DOWNLOAD_SECRET, publicBaseUrl: TEST_PUBLIC_URL, ...options.attachments },
   });
   const app = buildApp(services, { authSecret: TEST_AUTH_SECRET, maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024 });

@@ -12,6 +12,7 @@ import {
   type MemoryDefinitionPatch,
 } from './memory-definition-input.ts';
 import { isValidSlug, slugify } from './slugify.ts';
+import { workflowsBindingDefinition } from '../../workflows/storage/workflow-references.ts';
 
 const TABLE = 'memory_definitions';
 
@@ -68,10 +69,28 @@ export class MemoryDefinitionStore {
     return toMemoryDefinition(row);
   }
 
-  /** The definitions with these slugs; unknown slugs are simply absent from the result. */
-  async findBySlugs(slugs: readonly string[]): Promise<MemoryDefinition[]> {
+  /**
+   * The definitions with these slugs; unknown slugs are simply absent from the result.
+   * `transaction` reads inside it (a caller holding a transaction must not wait for a second
+   * pooled connection).
+   */
+  async findBySlugs(slugs: readonly string[], options: { transaction?: Knex.Transaction } = {}): Promise<MemoryDefinition[]> {
     if (slugs.length === 0) return [];
-    const rows = await this.#db<MemoryDefinitionRow>(TABLE).whereIn('slug', [...slugs]);
+    const rows = await (options.transaction ?? this.#db)<MemoryDefinitionRow>(TABLE).whereIn('slug', [...slugs]);
+    return rows.map(toMemoryDefinition);
+  }
+
+  /**
+   * The definitions with these ids, in one query; unknown ids (and strings that are no uuid) are
+   * absent from the result. With `lockIn`, the rows are read in that transaction and locked
+   * `FOR KEY SHARE` until it ends: a workflow save that binds them cannot race a slug change or
+   * a delete, which lock them `FOR UPDATE` and then look for bindings.
+   */
+  async findByIds(ids: readonly string[], options: { lockIn?: Knex.Transaction } = {}): Promise<MemoryDefinition[]> {
+    const uuids = [...new Set(ids)].filter(isUuid);
+    if (uuids.length === 0) return [];
+    const query = (options.lockIn ?? this.#db)<MemoryDefinitionRow>(TABLE).whereIn('id', uuids);
+    const rows = await (options.lockIn ? query.forKeyShare() : query);
     return rows.map(toMemoryDefinition);
   }
 
@@ -106,10 +125,25 @@ export class MemoryDefinitionStore {
     return toMemoryDefinition(row);
   }
 
-  /** Deletes the definition; its records go with it (foreign key cascade). */
+  /**
+   * Deletes the definition; its records go with it (foreign key cascade). A definition that the
+   * current version of a workflow binds is refused (409 naming the workflows): deleting it would
+   * leave that workflow unable to run. The row is locked first, so no save can bind it between
+   * the check and the delete.
+   */
   async delete(id: string): Promise<void> {
-    const deleted = isUuid(id) ? await this.#db(TABLE).where({ id }).delete() : 0;
-    if (deleted === 0) throw notFound(id);
+    if (!isUuid(id)) throw notFound(id);
+    await this.#db.transaction(async (trx) => {
+      const locked = await trx(TABLE).where({ id }).forUpdate().first('id');
+      if (!locked) throw notFound(id);
+      const workflows = await workflowsBindingDefinition(trx, id);
+      if (workflows.length > 0) {
+        throw new AppError('BOT_ERR_MEMORY_DEFINITION_IN_USE', `The definition is bound by ${quotedList(workflows)}: change those workflows first`, {
+          workflows,
+        });
+      }
+      await trx(TABLE).where({ id }).delete();
+    });
   }
 
   /**
@@ -155,13 +189,19 @@ async function checkLocks(trx: Knex.Transaction, current: MemoryDefinitionRow, c
 
 /**
  * The one place that decides whether a definition's slug is frozen, and why. Expired records
- * not yet swept count too: they still belong to the slug.
- * TODO(workflows): when workflows are stored, also lock the slug when any workflow version has a
- * `kind: memory` def whose `settings.definition_id` is this id.
+ * not yet swept count too: they still belong to the slug. So does a workflow whose current
+ * version binds the definition: its expressions read `$context.memory.<slug>`.
  */
 export async function slugLockReason(db: Knex, definitionId: string): Promise<string | undefined> {
   if (await hasRecords(db, definitionId)) return 'The slug cannot change: memory records exist for this definition';
+  const workflows = await workflowsBindingDefinition(db, definitionId);
+  if (workflows.length > 0) return `The slug cannot change: ${quotedList(workflows)} ${workflows.length === 1 ? 'binds' : 'bind'} this definition`;
   return undefined;
+}
+
+function quotedList(names: string[]): string {
+  const quoted = names.map((name) => `"${name}"`);
+  return quoted.length === 1 ? `the workflow ${quoted[0]}` : `the workflows ${quoted.join(', ')}`;
 }
 
 async function hasRecords(db: Knex, definitionId: string): Promise<boolean> {

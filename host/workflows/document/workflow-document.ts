@@ -36,7 +36,8 @@ export const modelDefSchema = z
       })
       .catchall(z.unknown()),
   })
-  .strict();
+  .strict()
+  .describe('An AI model that AI tasks bind by name');
 
 export const taskDefSchema = z
   .object({
@@ -46,22 +47,27 @@ export const taskDefSchema = z
     inputs: z.record(z.string(), z.unknown()).optional().describe('Values starting with "=" are JSONata expressions'),
     bindings: taskBindingsSchema.optional(),
   })
-  .strict();
+  .strict()
+  .describe('An action with its inputs; flow steps and agent tools name tasks');
 
 export const workflowDefSchema = z.discriminatedUnion('kind', [memoryDefSchema, modelDefSchema, taskDefSchema]);
 
+export const workflowBindingsSchema = z
+  .object({
+    model: z.string().optional().describe('Name of the default `kind: model` def'),
+    memory: z.array(z.string()).optional().describe('Names of `kind: memory` defs bound for every AI task'),
+  })
+  .strict()
+  .describe('Defaults for every AI task that has no bindings of its own');
+
+export const flowStepSchema = z.object({ do: z.string().describe('Name of a `kind: task` def') }).strict();
+
 export const workflowDocumentSchema = z
   .object({
-    description: z.string().optional(),
-    defs: z.record(defName, workflowDefSchema),
-    bindings: z
-      .object({
-        model: z.string().optional().describe('Name of the default `kind: model` def'),
-        memory: z.array(z.string()).optional().describe('Names of `kind: memory` defs bound for every AI task'),
-      })
-      .strict()
-      .optional(),
-    flow: z.array(z.object({ do: z.string().describe('Name of a `kind: task` def') }).strict()).min(1),
+    description: z.string().optional().describe('What the workflow does, for people'),
+    defs: z.record(defName, workflowDefSchema).describe('Named definitions: memory bindings, models and tasks'),
+    bindings: workflowBindingsSchema.optional(),
+    flow: z.array(flowStepSchema).min(1).describe('The tasks to run, in order'),
   })
   .strict();
 
@@ -70,3 +76,4 @@ export type WorkflowDef = z.output<typeof workflowDefSchema>;
 export type MemoryDef = z.output<typeof memoryDefSchema>;
 export type ModelDef = z.output<typeof modelDefSchema>;
 export type TaskDef = z.output<typeof taskDefSchema>;
+export type WorkflowBindings = z.output<typeof workflowBindingsSchema>;

@@ -1,0 +1,100 @@
+import type { ChannelSource, PlainInboundEvent, StdOutgoingMessageEnvelope } from '@bot-ai/api';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { ChannelRegistry } from '../channels/channel-registry.ts';
+import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
+import { errorCode, messageOf } from '../channels/sandbox/sandbox-error.ts';
+import type { MessageHistory } from '../conversations/message-history.ts';
+import type { RunOutbox } from '../workflows/runtime/action.ts';
+import { fitToCapabilities, type SendCapabilities } from './fit-to-capabilities.ts';
+
+export interface LiveOutboxDeps {
+  db: Knex;
+  channels: ChannelRegistry<ChannelSandbox>;
+  history: MessageHistory;
+  now: () => Date;
+  logger: Pick<Logger, 'warn'>;
+}
+
+/** Where the replies of one step go, and the key that names each of them. */
+export interface LiveSendTarget {
+  runId: string;
+  inboundEventId: string;
+  event: PlainInboundEvent;
+  source: ChannelSource & { channel: string };
+  threadId: string;
+  /** The step's position in the flow: with the message's index it makes the send key. */
+  position: number;
+}
+
+/** Errors after which the platform surely did not get the message, so a retried run may send it again. */
+const NOT_DELIVERED = new Set(['BOT_ERR_CHANNEL_PLATFORM_STATUS', 'BOT_ERR_CHANNEL_UNSUPPORTED_FORMAT', 'BOT_ERR_CHANNEL_UNAVAILABLE', 'BOT_ERR_PLUGIN_QUEUE_FULL', 'BOT_ERR_PLUGIN_SANDBOX_CLOSED']);
+
+type SendRow = { id: string; status: 'pending' | 'sent' | 'failed' | 'uncertain'; mid: string | null };
+
+/**
+ * Sends a live run's replies through the channel's sandbox, each recorded before it is
+ * attempted and marked after. A retried run computes the same send key (event, step, message)
+ * and finds the record: a sent reply is not sent again; one whose outcome is unknown (the host
+ * died mid-send, the call timed out) is not sent again either, and is marked `uncertain`; one
+ * the platform refused is sent again. The key also travels as the send's idempotency key.
+ */
+export class LiveOutbox implements RunOutbox {
+  #index = 0;
+
+  constructor(
+    private readonly deps: LiveOutboxDeps,
+    private readonly target: LiveSendTarget,
+  ) {}
+
+  async send(envelope: StdOutgoingMessageEnvelope): Promise<{ mid: string | undefined }> {
+    const channel = this.deps.channels.running(this.target.source.channel);
+    const capabilities = (channel?.description.capabilities ?? {}) as SendCapabilities;
+    let mid: string | undefined;
+    for (const part of fitToCapabilities(envelope, capabilities)) mid = (await this.#sendOne(part)) ?? mid;
+    return { mid };
+  }
+
+  async #sendOne(envelope: StdOutgoingMessageEnvelope): Promise<string | undefined> {
+    const { runId, inboundEventId, event, source, threadId, position } = this.target;
+    const sendKey = `${inboundEventId}:${position}:${this.#index++}`;
+    const row = await this.#claim(sendKey, envelope);
+    if (row.status !== 'pending') return row.mid ?? undefined;
+    try {
+      const { mid } = await this.deps.channels.call(source.channel, (sandbox) =>
+        sandbox.send(event, { id: source.id, ref: source.ref, settings: source.settings, active: source.active }, envelope, { idempotencyKey: sendKey }),
+      );
+      await this.deps.db('outbound_messages').where({ id: row.id }).update({ status: 'sent', mid, sent_at: this.deps.now(), run_id: runId });
+      await this.deps.history.recordOutbound(threadId, envelope);
+      return mid;
+    } catch (error) {
+      const status = NOT_DELIVERED.has(errorCode(error) ?? '') || NOT_DELIVERED.has(causeCode(error) ?? '') ? 'failed' : 'uncertain';
+      await this.deps.db('outbound_messages')
+        .where({ id: row.id })
+        .update({ status, error: JSON.stringify({ code: errorCode(error) ?? null, cause: causeCode(error) ?? null, message: messageOf(error) }) });
+      throw error;
+    }
+  }
+
+  /** The record of this reply: `pending` to send it now; `sent` or `uncertain` when it was (or may have been) sent already. */
+  async #claim(sendKey: string, envelope: StdOutgoingMessageEnvelope): Promise<SendRow> {
+    const { runId, inboundEventId, source, threadId } = this.target;
+    const inserted = await this.deps.db.raw<{ rows: SendRow[] }>(
+      `INSERT INTO outbound_messages (send_key, inbound_event_id, run_id, source_id, thread_id, envelope, status, attempts)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', 1)
+       ON CONFLICT (send_key) DO UPDATE SET attempts = outbound_messages.attempts + 1,
+         status = CASE WHEN outbound_messages.status = 'failed' THEN 'pending'
+                       WHEN outbound_messages.status = 'pending' THEN 'uncertain'
+                       ELSE outbound_messages.status END
+       RETURNING id, status, mid`,
+      [sendKey, inboundEventId, runId, source.id, threadId, JSON.stringify(envelope)],
+    );
+    const row = inserted.rows[0]!;
+    if (row.status === 'uncertain') this.deps.logger.warn({ sendKey }, 'a reply whose delivery is unknown is not sent again');
+    return row;
+  }
+}
+
+function causeCode(error: unknown): string | undefined {
+  return errorCode((error as { cause?: unknown } | null)?.cause);
+}

@@ -1,0 +1,37 @@
+import { isExpression } from './compile-expression.ts';
+import { evaluateExpression, type EvaluateOptions, type ExpressionScope } from './evaluate-expression.ts';
+
+/**
+ * Evaluates a task's inputs: walks them deeply and replaces every string starting with "=" by
+ * the result of its expression; other values are copied as they are. Each expression is
+ * evaluated exactly once and its result is data, never walked again: a subscriber who types
+ * `=$context` gets that text echoed, not the run's context. Expressions run one after another,
+ * each with its own time limit; the first failure stops the walk with its coded error.
+ * @example await evaluateInputs({ text: '="Hi " & $input.text' }, run, { timeoutMs: 1000 }) // { text: 'Hi there' }
+ */
+export async function evaluateInputs(
+  inputs: Record<string, unknown>,
+  scope: ExpressionScope,
+  options: Omit<EvaluateOptions, 'path'>,
+): Promise<Record<string, unknown>> {
+  return (await evaluateValue(inputs, 'inputs', scope, options)) as Record<string, unknown>;
+}
+
+async function evaluateValue(value: unknown, path: string, scope: ExpressionScope, options: Omit<EvaluateOptions, 'path'>): Promise<unknown> {
+  if (isExpression(value)) return evaluateExpression(value.slice(1), scope, { ...options, path });
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (const [index, item] of value.entries()) {
+      items.push((await evaluateValue(item, `${path}[${index}]`, scope, options)) ?? null);
+    }
+    return items;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const evaluated = await evaluateValue(item, `${path}.${key}`, scope, options);
+    // A missing value leaves its key out, as JSON would, so `$exists` and defaults see no key.
+    if (evaluated !== undefined) copy[key] = evaluated;
+  }
+  return copy;
+}

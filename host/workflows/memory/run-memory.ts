@@ -1,0 +1,100 @@
+import type { Tool } from 'ai';
+import type { Knex } from 'knex';
+import type { MemoryRecordStore } from '../../memory/records/memory-record-store.ts';
+import type { MemoryTarget } from '../../memory/records/memory-record.ts';
+import { assertSlugNames } from '../../memory/records/memory-write-rows.ts';
+import type { TaskDef } from '../document/workflow-document.ts';
+import type { BoundMemoryDefinition, RunMemory, RunState } from '../runtime/action.ts';
+import { assertSlugsBound } from './assert-slugs-bound.ts';
+import { endRunMemory } from './end-run-memory.ts';
+import { resolveMemoryDefs, type MemoryDefsByName } from './resolve-memory-defs.ts';
+import { createUpdateMemoryTool } from './update-memory-tool.ts';
+import { renderWorkingMemory } from './working-memory-block.ts';
+
+export interface RunMemoryDependencies {
+  db: Knex;
+  records: Pick<MemoryRecordStore, 'load' | 'write' | 'endRun'>;
+}
+
+/** A run's memory, plus `end()` for the runner's `finally`. */
+export interface OpenedRunMemory extends RunMemory {
+  /** Removes the run-scope records (see {@link endRunMemory}). */
+  end(): Promise<void>;
+}
+
+/**
+ * Opens a run's memory (DESIGN §8): resolves the document's `kind: memory` defs (one query) and
+ * loads `run.context.memory`: global definitions always, workflow, thread and run ones only when
+ * a `kind: memory` def declares them, each for the run's owner and its workflow, thread or run.
+ * A slug without a live, valid record is a missing key.
+ * @example const memory = await openRunMemory(run, { db, records }); try { … } finally { await memory.end() }
+ */
+export async function openRunMemory(run: RunState, dependencies: RunMemoryDependencies): Promise<OpenedRunMemory> {
+  const memory = new StoredRunMemory(run, await resolveMemoryDefs(dependencies.db, run.document), dependencies);
+  await memory.load();
+  return memory;
+}
+
+class StoredRunMemory implements OpenedRunMemory {
+  readonly #run: RunState;
+  readonly #defs: MemoryDefsByName;
+  readonly #declaredSlugs: ReadonlySet<string>;
+  readonly #db: Knex;
+  readonly #records: RunMemoryDependencies['records'];
+
+  constructor(run: RunState, defs: MemoryDefsByName, { db, records }: RunMemoryDependencies) {
+    this.#run = run;
+    this.#defs = defs;
+    this.#declaredSlugs = new Set([...defs.values()].map(({ slug }) => slug));
+    this.#db = db;
+    this.#records = records;
+  }
+
+  async load(): Promise<void> {
+    const definitionIds = [...new Set([...this.#defs.values()].map(({ id }) => id))];
+    const { values } = await this.#records.load(this.#target(), { definitionIds });
+    this.#run.context.memory = values;
+  }
+
+  /**
+   * Slug names first, then whether the run may write each slug, then the store's checks (known
+   * slug, valid value) and its one all-or-none write; nothing is written unless all pass.
+   */
+  async update(values: Record<string, unknown>): Promise<void> {
+    const slugs = Object.keys(values);
+    assertSlugNames(slugs);
+    await assertSlugsBound(this.#db, slugs, this.#declaredSlugs);
+    const written = await this.#records.write(this.#target(), values);
+    // The stored values (as the database returns them) are what a reload would give.
+    this.#run.context.memory = { ...this.#run.context.memory, ...Object.fromEntries(written.map(({ slug, value }) => [slug, value])) };
+  }
+
+  /** An explicit `bindings.memory: []` on a task means no memory for it. */
+  boundDefinitions(task: TaskDef): BoundMemoryDefinition[] {
+    const names = task.bindings?.memory ?? this.#run.document.bindings?.memory ?? [];
+    const byId = new Map<string, BoundMemoryDefinition>();
+    for (const name of names) {
+      const definition = this.#defs.get(name);
+      if (definition && !byId.has(definition.id)) byId.set(definition.id, definition);
+    }
+    return [...byId.values()];
+  }
+
+  workingMemoryBlock(task: TaskDef): string {
+    return renderWorkingMemory(this.boundDefinitions(task), this.#run.context.memory);
+  }
+
+  updateTool(task: TaskDef): Tool | undefined {
+    const bound = this.boundDefinitions(task);
+    return bound.length === 0 ? undefined : createUpdateMemoryTool(bound, (values) => this.update(values));
+  }
+
+  async end(): Promise<void> {
+    await endRunMemory(this.#records, this.#run.runId);
+  }
+
+  #target(): MemoryTarget {
+    const { ownerId, workflowId, threadId, runId } = this.#run;
+    return { ownerId, workflowId, threadId, runId };
+  }
+}

@@ -1,0 +1,184 @@
+import type { StdOutgoingMessageEnvelope } from '@bot-ai/api';
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { fetchSortedPage, isUuid } from '../db/fetch-sorted-page.ts';
+import { AppError } from '../errors/app-error.ts';
+import { listQuerySchema, pageSchema } from '../http/list-query.ts';
+import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
+import type { RunOutbox } from './runtime/action.ts';
+import type { WorkflowRunner } from './runtime/workflow-runner.ts';
+import type { WorkflowStore } from './storage/workflow-store.ts';
+
+const TAG = 'runs';
+
+const stepErrorSchema = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() });
+
+const stepSchema = z.object({
+  position: z.number().int(),
+  task: z.string(),
+  action: z.string(),
+  status: z.enum(['succeeded', 'failed']),
+  inputs: z.record(z.string(), z.unknown()).nullable().describe('The inputs after evaluation'),
+  output: z.unknown(),
+  error: stepErrorSchema.nullable(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+});
+
+const runSchema = z.object({
+  id: z.uuid(),
+  workflowId: z.string(),
+  workflowVersion: z.number().int(),
+  mode: z.enum(['live', 'test']),
+  ownerId: z.string(),
+  sourceId: z.string().nullable(),
+  threadId: z.string().nullable(),
+  inboundEventId: z.string().nullable().describe('The event that triggered a live run'),
+  status: z.enum(['running', 'succeeded', 'failed']),
+  input: z.record(z.string(), z.unknown()),
+  error: stepErrorSchema.nullable(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+
+const testRunSchema = runSchema.extend({
+  steps: z.array(stepSchema),
+  messages: z.array(z.record(z.string(), z.unknown())).describe('What the run would have sent; a test run sends nothing'),
+});
+
+const testRunBody = z
+  .object({
+    input: z
+      .looseObject({ text: z.string().optional(), payload: z.unknown().optional(), message_type: z.string().optional() })
+      .describe('`$input`: the sample inbound message'),
+    ownerId: z.string().min(1).max(200).optional().describe("Memory owner; default: the caller's token subject"),
+    version: z.number().int().positive().optional().describe('Default: the current version'),
+  })
+  .strict();
+
+interface RunRow {
+  id: string;
+  workflow_id: string;
+  workflow_version: number;
+  mode: 'live' | 'test';
+  owner_id: string;
+  source_id: string | null;
+  thread_id: string | null;
+  inbound_event_id: string | null;
+  status: 'running' | 'succeeded' | 'failed';
+  input: Record<string, unknown>;
+  error: z.infer<typeof stepErrorSchema> | null;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+export interface RunRouteDeps {
+  db: Knex;
+  workflows: WorkflowStore;
+  runner: WorkflowRunner;
+}
+
+/** Test runs of a workflow and the run history (DESIGN §10). */
+export function runRoutes({ db, workflows, runner }: RunRouteDeps): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'POST', path: '/api/workflows/:id/runs', operationId: 'testRunWorkflow', tag: TAG, permission: 'run:create',
+      summary: "Run a workflow on a sample input: each step's output and the messages it would send (sent to nobody)",
+      params: z.object({ id: z.string() }), body: testRunBody, errors: [404],
+      success: { status: 200, description: 'The finished test run', schema: testRunSchema },
+      async handle({ params, body, principal }) {
+        const version = await workflows.getVersion(params.id, body.version);
+        const messages: StdOutgoingMessageEnvelope[] = [];
+        const collecting: RunOutbox = { send: async (envelope) => (messages.push(envelope), { mid: undefined }) };
+        const transcript: { role: 'user' | 'assistant'; text: string }[] = body.input.text ? [{ role: 'user', text: body.input.text }] : [];
+        const result = await runner.run({
+          workflowId: version.workflowId,
+          workflowVersion: version.version,
+          document: version.document,
+          ownerId: body.ownerId ?? principal?.sub ?? 'admin',
+          mode: 'test',
+          input: { message_type: body.input.message_type ?? 'text', ...body.input },
+          outboxFor: () => collecting,
+          // A test run has no thread: its history is the sample message and what the run says.
+          history: { recent: async (limit) => [...transcript, ...messages.map(assistantText)].slice(-limit) },
+        });
+        const run = await readRun(db, result.runId);
+        return { ...toView(run!), steps: result.steps, messages };
+      },
+    }),
+    defineRoute({
+      method: 'GET', path: '/api/runs', operationId: 'listRuns', tag: TAG, permission: 'run:read',
+      summary: 'Workflow runs, newest first; filter by workflow, status or mode',
+      query: listQuerySchema(['startedAt', 'status'], '-startedAt').extend({
+        workflowId: z.string().optional(),
+        status: z.enum(['running', 'succeeded', 'failed']).optional(),
+        mode: z.enum(['live', 'test']).optional(),
+      }),
+      success: { status: 200, description: 'One page and the total', schema: pageSchema(runSchema) },
+      async handle({ query }) {
+        const filtered = db('workflow_runs').modify((builder) => {
+          if (query.workflowId !== undefined) {
+            if (isUuid(query.workflowId)) builder.where({ workflow_id: query.workflowId });
+            else builder.whereRaw('false');
+          }
+          if (query.status) builder.where({ status: query.status });
+          if (query.mode) builder.where({ mode: query.mode });
+        });
+        const page = await fetchSortedPage<RunRow>(filtered, { sortSql: { startedAt: 'started_at', status: 'status' }, fallback: 'started_at', ...query });
+        return { items: page.items.map(toView), total: page.total };
+      },
+    }),
+    defineRoute({
+      method: 'GET', path: '/api/runs/:id', operationId: 'getRun', tag: TAG, permission: 'run:read',
+      summary: 'A run with its steps', params: z.object({ id: z.string() }), errors: [404],
+      success: { status: 200, description: 'The run', schema: runSchema.extend({ steps: z.array(stepSchema) }) },
+      async handle({ params }) {
+        const run = isUuid(params.id) ? await readRun(db, params.id) : undefined;
+        if (!run) throw new AppError('BOT_ERR_RUN_NOT_FOUND', 'No run has this id');
+        const steps = await db('workflow_run_steps').where({ run_id: run.id }).orderBy('position');
+        return { ...toView(run), steps: steps.map(toStepView) };
+      },
+    }),
+  ];
+}
+
+function assistantText(envelope: StdOutgoingMessageEnvelope): { role: 'assistant'; text: string } {
+  const text = (envelope.data as { text?: unknown }).text;
+  return { role: 'assistant', text: typeof text === 'string' ? text : '' };
+}
+
+function readRun(db: Knex, id: string): Promise<RunRow | undefined> {
+  return db('workflow_runs').where({ id }).first();
+}
+
+function toView(row: RunRow): z.input<typeof runSchema> {
+  return {
+    id: row.id,
+    workflowId: row.workflow_id,
+    workflowVersion: row.workflow_version,
+    mode: row.mode,
+    ownerId: row.owner_id,
+    sourceId: row.source_id,
+    threadId: row.thread_id,
+    inboundEventId: row.inbound_event_id,
+    status: row.status,
+    input: row.input,
+    error: row.error,
+    startedAt: row.started_at.toISOString(),
+    finishedAt: row.finished_at?.toISOString() ?? null,
+  };
+}
+
+function toStepView(row: Record<string, unknown>): z.input<typeof stepSchema> {
+  return {
+    position: row.position as number,
+    task: row.task as string,
+    action: row.action as string,
+    status: row.status as 'succeeded' | 'failed',
+    inputs: row.inputs as Record<string, unknown> | null,
+    output: row.output,
+    error: row.error as z.infer<typeof stepErrorSchema> | null,
+    startedAt: (row.started_at as Date).toISOString(),
+    finishedAt: (row.finished_at as Date).toISOString(),
+  };
+}

@@ -1,0 +1,24 @@
+import { isAppError } from '../../errors/app-error.ts';
+
+/** A failed step's error as stored and shown: a stable code and a message, never a stack. */
+export interface StepError {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+/**
+ * The error of a failed step or run. Codes come from our errors and from plugin errors (kept
+ * across the worker boundary); anything else is `BOT_ERR_WORKFLOW_STEP_FAILED`.
+ */
+export function describeError(error: unknown): StepError {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const details = isAppError(error) ? error.details : typeof cause?.code === 'string' ? { cause: { code: cause.code, message: String(cause.message ?? '') } } : undefined;
+  return {
+    code: typeof code === 'string' ? code : 'BOT_ERR_WORKFLOW_STEP_FAILED',
+    message,
+    ...(details === undefined ? {} : { details }),
+  };
+}

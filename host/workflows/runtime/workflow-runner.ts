@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { WorkflowDocument, TaskDef } from '../document/workflow-document.ts';
+import type {
+  ActionServices,
+  ConversationHistory,
+  ModelResolver,
+  RunInput,
+  RunMemory,
+  RunOutbox,
+  RunState,
+  WorkflowAction,
+} from './action.ts';
+import { isActionName } from './action-specs.ts';
+import { describeError, type StepError } from './describe-error.ts';
+
+/** A run's memory plus the clean-up the runner owes it (run-scope records removed). */
+export type RunMemoryHandle = RunMemory & { end(): Promise<void> };
+
+export interface WorkflowRunnerDeps {
+  db: Knex;
+  now: () => Date;
+  actions: ReadonlyMap<string, WorkflowAction>;
+  /** Evaluates a task's inputs for the run (JSONata, once, with a time limit). */
+  evaluateInputs(inputs: Record<string, unknown>, run: RunState): Promise<Record<string, unknown>>;
+  /** Loads the run's memory into `run.context.memory` and returns its handle. */
+  openMemory(run: RunState): Promise<RunMemoryHandle>;
+  models: ModelResolver;
+}
+
+export interface RunRequest {
+  workflowId: string;
+  workflowVersion: number;
+  document: WorkflowDocument;
+  ownerId: string;
+  mode: 'live' | 'test';
+  input: RunInput;
+  threadId?: string;
+  sourceId?: string;
+  inboundEventId?: string;
+  /** Extra `$context` fields (the subscriber, the source). */
+  context?: Record<string, unknown>;
+  /** The outbox of the step at `position`: live sends are keyed by it. */
+  outboxFor(position: number, run: RunState): RunOutbox;
+  history: ConversationHistory;
+  signal?: AbortSignal;
+}
+
+export interface StepRecord {
+  position: number;
+  task: string;
+  action: string;
+  status: 'succeeded' | 'failed';
+  inputs: Record<string, unknown> | null;
+  output: unknown;
+  error: StepError | null;
+  startedAt: string;
+  finishedAt: string;
+}
+
+export interface RunResult {
+  runId: string;
+  status: 'succeeded' | 'failed';
+  steps: StepRecord[];
+  error: StepError | null;
+}
+
+/**
+ * Runs a workflow's `flow` in order: each step's inputs are evaluated, its action is run, and the
+ * step is recorded with its status, output or error in `workflow_run_steps`. The first failing
+ * step ends the run. Whatever the outcome, the run-scope memory is removed and the run is
+ * marked succeeded or failed.
+ */
+export class WorkflowRunner {
+  constructor(private readonly deps: WorkflowRunnerDeps) {}
+
+  async run(request: RunRequest): Promise<RunResult> {
+    const runId = randomUUID();
+    const run: RunState = {
+      runId,
+      workflowId: request.workflowId,
+      workflowVersion: request.workflowVersion,
+      ownerId: request.ownerId,
+      threadId: request.threadId,
+      sourceId: request.sourceId,
+      mode: request.mode,
+      document: request.document,
+      input: request.input,
+      context: { ...request.context, memory: {} },
+      outputs: {},
+      signal: request.signal ?? new AbortController().signal,
+    };
+    await this.#insertRun(run, request);
+    const steps: StepRecord[] = [];
+    let error: StepError | null = null;
+    let memory: RunMemoryHandle | undefined;
+    try {
+      memory = await this.deps.openMemory(run);
+      for (const [position, step] of request.document.flow.entries()) {
+        const record = await this.#runStep(position, step.do, run, memory, request);
+        steps.push(record);
+        if (record.error) {
+          error = record.error;
+          break;
+        }
+      }
+    } catch (failure) {
+      error = describeError(failure);
+    } finally {
+      await memory?.end();
+    }
+    const status = error ? 'failed' : 'succeeded';
+    await this.deps.db('workflow_runs')
+      .where({ id: runId })
+      .update({ status, error: error ? JSON.stringify(error) : null, finished_at: this.deps.now() });
+    return { runId, status, steps, error };
+  }
+
+  async #runStep(position: number, taskName: string, run: RunState, memory: RunMemory, request: RunRequest): Promise<StepRecord> {
+    const task = run.document.defs[taskName] as TaskDef;
+    const startedAt = this.deps.now();
+    let inputs: Record<string, unknown> | null = null;
+    let output: unknown = null;
+    let error: StepError | null = null;
+    try {
+      inputs = await this.deps.evaluateInputs(task.inputs ?? {}, run);
+      const services = this.#services(run, memory, request.outboxFor(position, run), request.history);
+      output = (await this.#action(task).run({ taskName, task, inputs, run }, services)) ?? null;
+      run.outputs[taskName] = output;
+    } catch (failure) {
+      error = describeError(failure);
+    }
+    const record: StepRecord = {
+      position,
+      task: taskName,
+      action: task.action,
+      status: error ? 'failed' : 'succeeded',
+      inputs,
+      output,
+      error,
+      startedAt: startedAt.toISOString(),
+      finishedAt: this.deps.now().toISOString(),
+    };
+    await this.deps.db('workflow_run_steps').insert({
+      run_id: run.runId,
+      position,
+      task: taskName,
+      action: task.action,
+      status: record.status,
+      inputs: JSON.stringify(inputs),
+      output: JSON.stringify(output),
+      error: error ? JSON.stringify(error) : null,
+      started_at: record.startedAt,
+      finished_at: record.finishedAt,
+    });
+    return record;
+  }
+
+  #services(run: RunState, memory: RunMemory, outbox: RunOutbox, history: ConversationHistory): ActionServices {
+    return {
+      memory,
+      outbox,
+      history,
+      models: this.deps.models,
+      tasks: {
+        // An agent's custom tool: the named task with the tool call's arguments as `$input`.
+        runTask: async (taskName, toolInput) => {
+          const task = run.document.defs[taskName] as TaskDef;
+          const toolRun: RunState = { ...run, input: { message_type: 'tool_call', ...toolInput } };
+          const inputs = await this.deps.evaluateInputs(task.inputs ?? {}, toolRun);
+          return this.#action(task).run({ taskName, task, inputs, run: toolRun }, this.#services(toolRun, memory, outbox, history));
+        },
+      },
+    };
+  }
+
+  #action(task: TaskDef): WorkflowAction {
+    const action = isActionName(task.action) ? this.deps.actions.get(task.action) : undefined;
+    if (!action) throw Object.assign(new Error(`Unknown action "${task.action}"`), { code: 'BOT_ERR_WORKFLOW_ACTION_UNKNOWN' });
+    return action;
+  }
+
+  async #insertRun(run: RunState, request: RunRequest): Promise<void> {
+    await this.deps.db('workflow_runs').insert({
+      id: run.runId,
+      workflow_id: run.workflowId,
+      workflow_version: run.workflowVersion,
+      mode: run.mode,
+      owner_id: run.ownerId,
+      source_id: run.sourceId ?? null,
+      thread_id: run.threadId ?? null,
+      inbound_event_id: request.inboundEventId ?? null,
+      status: 'running',
+      input: JSON.stringify(run.input),
+      started_at: this.deps.now(),
+    });
+  }
+}

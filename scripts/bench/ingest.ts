@@ -1,0 +1,165 @@
+/**
+ * `npm run bench -- ingest [--seconds 10] [--warmup 2] [--connections 50] [--rounds 1]`: signed
+ * sample-channel webhooks (~1 KB, 1–3 events, unique ids) over loopback HTTP from a separate load
+ * process, against the production webhook path (sandboxed decode + durable commit), the same with
+ * inbox batching off, and a baseline route in the same run (verify + decode on the main thread, no
+ * database). Prints req/s, p50 and p99 per arm and the same-round ratios; with several rounds,
+ * the medians. Target: production / baseline >= 0.5 with p99 under 50 ms.
+ */
+import { parseArgs } from 'node:util';
+import type { Knex } from 'knex';
+import { configSchema } from '../../host/config/config.schema.ts';
+import { openBenchDatabase } from './bench-database.ts';
+import type { LoadResult } from './ingest-load-plan.ts';
+import { runLoadProcess } from './ingest-load-process.ts';
+import { INGEST_ARMS, startIngestServers, type IngestArm, type IngestServers } from './ingest-servers.ts';
+import { formatMs, formatRate, formatRatio, median, printTable } from './measure.ts';
+
+interface IngestOptions {
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  rounds: number;
+}
+
+interface ArmResult extends LoadResult {
+  /** Inbox rows per INSERT statement, warm-up included (NaN for the baseline). */
+  rowsPerInsert: number;
+}
+
+type Round = Record<IngestArm, ArmResult>;
+
+const ARMS = Object.keys(INGEST_ARMS) as IngestArm[];
+const P99_TARGET_MS = 50;
+const RATIO_TARGET = 0.5;
+
+export async function runIngestBenchmark(): Promise<void> {
+  const options = readOptions(process.argv.slice(3));
+  const bench = await openBenchDatabase({ poolMax: configSchema.parse({}).BOT_DB_POOL_MAX });
+  let servers: IngestServers | undefined;
+  try {
+    servers = await startIngestServers(bench.db);
+    console.log(`ingest benchmark on ${bench.server}: ${options.connections} connections, ${options.seconds} s per arm after ${options.warmupSeconds} s of warm-up, ${options.rounds} round(s)`);
+    for (const arm of ARMS) console.log(`  ${arm.padEnd(10)} ${INGEST_ARMS[arm]}`);
+    const rounds: Round[] = [];
+    for (let index = 0; index < options.rounds; index += 1) {
+      rounds.push(await runRound(bench.db, servers, options, index));
+      printRound(rounds.at(-1)!, index);
+    }
+    printSummary(rounds);
+  } finally {
+    await servers?.close();
+    await bench.close();
+  }
+}
+
+function readOptions(args: string[]): IngestOptions {
+  const { values } = parseArgs({
+    args,
+    options: {
+      seconds: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '50' },
+      rounds: { type: 'string', default: '1' },
+    },
+  });
+  const number = (name: keyof typeof values, minimum: number) => {
+    const value = Number(values[name]);
+    if (!Number.isFinite(value) || value < minimum) throw new Error(`--${name} must be a number >= ${minimum}, got "${values[name]}"`);
+    return value;
+  };
+  return { seconds: number('seconds', 1), warmupSeconds: number('warmup', 0), connections: number('connections', 1), rounds: number('rounds', 1) };
+}
+
+/** Every arm once; the order turns each round so no arm always runs on a warmer machine. */
+async function runRound(db: Knex, servers: IngestServers, options: IngestOptions, index: number): Promise<Round> {
+  const order = ARMS.map((_, offset) => ARMS[(index + offset) % ARMS.length]!);
+  const round: Partial<Round> = {};
+  for (const arm of order) round[arm] = await runArm(db, servers, options, arm, `r${index}-${arm}`);
+  return round as Round;
+}
+
+async function runArm(db: Knex, servers: IngestServers, options: IngestOptions, arm: IngestArm, idPrefix: string): Promise<ArmResult> {
+  const rowsBefore = await countInboxRows(db);
+  const inserts = countInboxInserts(db);
+  let result: LoadResult;
+  try {
+    result = await runLoadProcess({
+      url: servers.urls[arm],
+      connections: options.connections,
+      warmupSeconds: options.warmupSeconds,
+      durationSeconds: options.seconds,
+      secret: servers.secret,
+      idPrefix,
+    });
+  } finally {
+    inserts.stop();
+  }
+  const rowsAdded = (await countInboxRows(db)) - rowsBefore;
+  checkDurable(arm, result, rowsAdded);
+  return { ...result, rowsPerInsert: inserts.count > 0 ? rowsAdded / inserts.count : Number.NaN };
+}
+
+/** A 200 from the production path promises the events are stored; fewer rows would break that. */
+function checkDurable(arm: IngestArm, result: LoadResult, rowsAdded: number): void {
+  if (result.failed > 0) console.warn(`  ${arm}: ${result.failed} requests failed (non-2xx, socket error or time-out)`);
+  if (arm !== 'baseline' && rowsAdded < result.events) {
+    throw new Error(`${arm}: ${result.events} events were acknowledged but only ${rowsAdded} rows were added`);
+  }
+}
+
+async function countInboxRows(db: Knex): Promise<number> {
+  const [row] = await db('inbound_events').count({ count: '*' });
+  return Number(row!.count);
+}
+
+function countInboxInserts(db: Knex): { readonly count: number; stop(): void } {
+  let count = 0;
+  const onQuery = (query: { sql: string }) => {
+    if (/insert\s+into\s+"?inbound_events"?/i.test(query.sql)) count += 1;
+  };
+  db.on('query', onQuery);
+  return {
+    get count() {
+      return count;
+    },
+    stop: () => void db.removeListener('query', onQuery),
+  };
+}
+
+function printRound(round: Round, index: number): void {
+  printTable(`Round ${index + 1}`, [
+    ['arm', 'req/s', 'p50', 'p99', 'failed', 'rows/INSERT'],
+    ...ARMS.map((arm) => {
+      const result = round[arm];
+      const rowsPerInsert = Number.isNaN(result.rowsPerInsert) ? '-' : result.rowsPerInsert.toFixed(1);
+      return [arm, formatRate(result.requestsPerSecond), formatMs(result.p50Ms), formatMs(result.p99Ms), String(result.failed), rowsPerInsert];
+    }),
+  ]);
+  const ratios = ratiosOf(round);
+  console.log(`batched / baseline ${formatRatio(ratios.batched)}, unbatched / baseline ${formatRatio(ratios.unbatched)}, batched / unbatched ${formatRatio(ratios.batching)}`);
+}
+
+function ratiosOf(round: Round): { batched: number; unbatched: number; batching: number } {
+  const rate = (arm: IngestArm) => round[arm].requestsPerSecond;
+  return { batched: rate('batched') / rate('baseline'), unbatched: rate('unbatched') / rate('baseline'), batching: rate('batched') / rate('unbatched') };
+}
+
+function printSummary(rounds: Round[]): void {
+  const medianOf = (pick: (round: Round) => number) => median(rounds.map(pick));
+  printTable(`Medians of ${rounds.length} round(s)`, [
+    ['arm', 'req/s', 'p50', 'p99'],
+    ...ARMS.map((arm) => [
+      arm,
+      formatRate(medianOf((round) => round[arm].requestsPerSecond)),
+      formatMs(medianOf((round) => round[arm].p50Ms)),
+      formatMs(medianOf((round) => round[arm].p99Ms)),
+    ]),
+  ]);
+  const ratio = medianOf((round) => ratiosOf(round).batched);
+  const p99 = medianOf((round) => round.batched.p99Ms);
+  console.log(`\nproduction (a) / baseline (b): ${formatRatio(ratio)} (target >= ${RATIO_TARGET}x); p99 of (a) ${formatMs(p99)} (target < ${P99_TARGET_MS} ms)`);
+  console.log(`batching on / off: ${formatRatio(medianOf((round) => ratiosOf(round).batching))}`);
+  const met = ratio >= RATIO_TARGET && p99 < P99_TARGET_MS;
+  console.log(met ? 'target met' : 'target NOT met');
+}

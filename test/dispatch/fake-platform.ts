@@ -1,0 +1,69 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedMessage {
+  authorization: string | undefined;
+  idempotencyKey: string | undefined;
+  body: { recipient: { id: string }; message: { text: string; quick_replies?: unknown[] } };
+}
+
+/**
+ * The sample platform's send API on a real loopback port: records every `POST /messages` and
+ * answers with a message id, or with the status a test asks for.
+ */
+export class FakePlatform {
+  readonly received: ReceivedMessage[] = [];
+  /** Statuses to answer the next sends with, in order; then 200. */
+  readonly failNext: number[] = [];
+  #waiters: Array<() => void> = [];
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(): Promise<FakePlatform> {
+    const server = createServer();
+    const platform = new FakePlatform(server);
+    server.on('request', (request, response) => void platform.handle(request, response));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return platform;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Resolves once `count` messages have arrived; rejects after `timeoutMs`. */
+  async waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedMessage[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`expected ${count} messages at the platform, got ${this.received.length}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 1_000));
+        this.#waiters.push(() => (clearTimeout(timer), resolve()));
+      });
+    }
+    return this.received;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(request: IncomingMessage, response: import('node:http').ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const status = this.failNext.shift();
+    if (status !== undefined) {
+      response.writeHead(status, { 'content-type': 'application/json' }).end('{"error":"try later"}');
+      return;
+    }
+    this.received.push({
+      authorization: request.headers.authorization,
+      idempotencyKey: request.headers['idempotency-key'] as string | undefined,
+      body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+    });
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `mid-${this.received.length}` }));
+    for (const wake of this.#waiters.splice(0)) wake();
+  }
+}
