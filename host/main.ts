@@ -20,6 +20,7 @@ import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts'
 import { createServices } from './services.ts';
 import { listen } from './http/listen.ts';
 import { JobEngine } from './dispatch/job-engine.ts';
+import { seedExamples } from './seed/seed-examples.ts';
 import { createModelResolver } from './workflows/models/model-resolver.ts';
 import { readNamedApiKeys } from './workflows/models/named-api-keys.ts';
 
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
   await services.channelSync.start();
   closers.unshift(() => services.channelSync.close());
   logChannels(services, logger);
+  if (embedded) await seedExamples(services);
   const jobs = await JobEngine.start({
     db,
     processor: services.inboundEvents,

@@ -33,9 +33,12 @@ export class ConversationHarness {
     readonly workflowId: string,
   ) {}
 
-  static async start(): Promise<ConversationHarness> {
+  static async start(options: { maxAttempts?: number } = {}): Promise<ConversationHarness> {
     const platform = await FakePlatform.start();
-    const app = await createTestApp({ channels: { appRoot: REPO_ROOT, sandbox: SANDBOX } });
+    const app = await createTestApp({
+      channels: { appRoot: REPO_ROOT, sandbox: SANDBOX },
+      ...(options.maxAttempts ? { workflows: { dispatchMaxAttempts: options.maxAttempts } } : {}),
+    });
     await app.services.channels.load();
     const jobs = await JobEngine.start({
       db: app.database.db,

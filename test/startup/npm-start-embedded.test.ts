@@ -43,6 +43,11 @@ test('npm start on a fresh data directory, then again on the same data, keeps st
       }),
     });
     assert.equal(created.status, 201);
+    // The first start seeded the examples; one deleted now must stay deleted.
+    const workflows = await json(await fetch(`${first.url}/api/workflows?sort=name`, { headers: { authorization: `Bearer ${token}` } }));
+    assert.deepEqual(workflows.body.items.map((item: { name: string }) => item.name), ['AI reply', 'Greeting']);
+    const aiReply = workflows.body.items.find((item: { name: string }) => item.name === 'AI reply');
+    assert.equal((await fetch(`${first.url}/api/workflows/${aiReply.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })).status, 204);
   } finally {
     await first.stop('SIGTERM');
   }
@@ -54,7 +59,9 @@ test('npm start on a fresh data directory, then again on the same data, keeps st
     assert.equal((await fetch(`${second.url}/health/ready`)).status, 200);
     const list = await json(await fetch(`${second.url}/api/memory-definitions`, { headers: { authorization: `Bearer ${token}` } }));
     assert.equal(list.status, 200, 'a token from the first run still works: the secret was persisted');
-    assert.deepEqual(list.body.items.map((item: { slug: string }) => item.slug), ['customer_profile']);
+    assert.deepEqual(list.body.items.map((item: { slug: string }) => item.slug).sort(), ['customer_profile', 'profile']);
+    const workflows = await json(await fetch(`${second.url}/api/workflows`, { headers: { authorization: `Bearer ${token}` } }));
+    assert.deepEqual(workflows.body.items.map((item: { name: string }) => item.name), ['Greeting'], 'seeded once, not again');
   } finally {
     await second.stop('SIGINT');
   }

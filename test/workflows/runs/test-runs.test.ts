@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { bindDefinitionPlaceholders } from '../../../host/workflows/document/bind-definition-placeholders.ts';
+import { createTestApp, type TestApp } from '../../support/test-app.ts';
+
+const GREETING = readFileSync(new URL('../../../workflows/examples/greeting.yaml', import.meta.url), 'utf8');
+
+let t: TestApp;
+let workflowId: string;
+before(async () => {
+  t = await createTestApp();
+  const definition = await t.request('POST', '/api/memory-definitions', {
+    as: 'admin',
+    body: { name: 'Profile', slug: 'profile', scope: 'global', schema: { type: 'object', properties: { name: { type: 'string', description: 'Name' } } } },
+  });
+  const created = await t.request('POST', '/api/workflows', {
+    as: 'admin',
+    body: { name: 'Greeting', yaml: bindDefinitionPlaceholders(GREETING, new Map([['profile', definition.body.id]])) },
+  });
+  assert.equal(created.status, 201, created.text);
+  workflowId = created.body.id;
+});
+after(() => t.close());
+
+const testRun = (body: unknown, as = 'editor') => t.request('POST', `/api/workflows/${workflowId}/runs`, { as, body });
+
+test('a test run answers with each step and the messages it would send, and sends nothing', async () => {
+  const response = await testRun({ input: { text: 'my name is Ada' }, ownerId: 'tester-1' });
+  assert.equal(response.status, 200, response.text);
+  assert.equal(response.body.status, 'succeeded');
+  assert.equal(response.body.mode, 'test');
+  assert.deepEqual(response.body.steps.map((step: { task: string; status: string }) => [step.task, step.status]), [['remember_name', 'succeeded'], ['greet', 'succeeded']]);
+  assert.deepEqual(response.body.steps[1].inputs, { text: 'Hello Ada!' });
+  assert.deepEqual(response.body.messages, [{ type: 'text', data: { text: 'Hello Ada!' } }]);
+  assert.deepEqual(await t.database.db('outbound_messages').select('id'), [], 'a test run records no send');
+
+  const again = await testRun({ input: { text: 'hi' }, ownerId: 'tester-1' });
+  assert.deepEqual(again.body.messages, [{ type: 'text', data: { text: 'Hello Ada!' } }], 'the owner’s memory carried over');
+  const stranger = await testRun({ input: { text: 'hi' } });
+  assert.deepEqual(stranger.body.messages, [{ type: 'text', data: { text: 'Hello! What is your name?' } }], 'the caller owns its own memory');
+});
+
+test('a failing step is reported with its code, and the run is listed and readable', async () => {
+  const yaml = 'defs:\n  say:\n    kind: task\n    action: send_text_message\n    inputs:\n      text: "=$input.missing"\nflow:\n  - do: say\n';
+  const broken = await t.request('POST', '/api/workflows', { as: 'admin', body: { name: 'Broken', yaml } });
+  assert.equal(broken.status, 201, broken.text);
+  const response = await t.request('POST', `/api/workflows/${broken.body.id}/runs`, { as: 'admin', body: { input: { text: 'hi' } } });
+  assert.equal(response.body.status, 'failed');
+  assert.equal(response.body.steps[0].error.code, 'BOT_ERR_WORKFLOW_INPUT_INVALID');
+  assert.deepEqual(response.body.messages, []);
+
+  const listed = await t.request('GET', `/api/runs?workflowId=${broken.body.id}`, { as: 'viewer' });
+  assert.equal(listed.body.total, 1);
+  const read = await t.request('GET', `/api/runs/${response.body.id}`, { as: 'viewer' });
+  assert.equal(read.body.steps[0].status, 'failed');
+  assert.equal((await t.request('GET', '/api/runs/not-a-uuid', { as: 'viewer' })).status, 404);
+});
+
+test('test runs need run:create; an unknown workflow is 404', async () => {
+  assert.equal((await testRun({ input: { text: 'hi' } }, 'viewer')).status, 403);
+  const unknown = await t.request('POST', '/api/workflows/00000000-0000-4000-8000-000000000000/runs', { as: 'admin', body: { input: {} } });
+  assert.equal(unknown.status, 404);
+});
