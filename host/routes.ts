@@ -12,6 +12,7 @@ import { HOST_VERSION } from './version.ts';
 import { workflowRoutes } from './workflows/workflows.routes.ts';
 import { runRoutes } from './workflows/runs.routes.ts';
 import { inboundEventRoutes } from './dispatch/inbound-events.routes.ts';
+import { subscriberRoutes } from './conversations/subscribers.routes.ts';
 
 /** Every route the host serves, in one list: the router mounts it and OpenAPI describes it. */
 export interface RouteOptions {
@@ -31,6 +32,7 @@ export function buildRoutes(services: Services, { authSecret, publicUrl }: Route
     ...workflowRoutes({ workflows: services.workflows }),
     ...runRoutes({ db: services.db, workflows: services.workflows, runner: services.runner }),
     ...inboundEventRoutes({ db: services.db, maxAttempts: services.dispatchMaxAttempts }),
+    ...subscriberRoutes({ db: services.db }),
   ];
   let document: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (document ??= buildOpenApi(routes, HOST_VERSION))));

@@ -81,6 +81,7 @@ export const ERROR_CODES = {
   BOT_ERR_INBOUND_EVENT_NOT_FOUND: { status: 404, expose: true, description: 'No inbound event has this id.' },
   BOT_ERR_INBOUND_EVENT_NOT_RETRYABLE: { status: 409, expose: true, description: 'Only failed (dead-letter) or skipped inbound events can be retried.' },
   BOT_ERR_RUN_NOT_FOUND: { status: 404, expose: true, description: 'No workflow run has this id.' },
+  BOT_ERR_SUBSCRIBER_NOT_FOUND: { status: 404, expose: true, description: 'No subscriber has this id.' },
 } as const satisfies Record<string, { status: number; expose: boolean; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

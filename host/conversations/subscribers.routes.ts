@@ -1,0 +1,100 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { fetchSortedPage, isUuid } from '../db/fetch-sorted-page.ts';
+import { AppError } from '../errors/app-error.ts';
+import { likePattern, listQuerySchema, pageSchema } from '../http/list-query.ts';
+import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
+
+const TAG = 'subscribers';
+const SORT_SQL = { createdAt: 'created_at', updatedAt: 'updated_at', firstName: 'first_name' };
+
+const subscriberSchema = z.object({
+  id: z.uuid(),
+  sourceId: z.uuid(),
+  foreignId: z.string().describe("The platform's id of the user"),
+  firstName: z.string(),
+  lastName: z.string(),
+  data: z.record(z.string(), z.unknown()).describe("The rest of the channel's SubscriberCreateDto"),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+interface SubscriberRow {
+  id: string;
+  source_id: string;
+  foreign_id: string;
+  first_name: string;
+  last_name: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const idParams = z.object({ id: z.string() });
+
+/**
+ * Subscribers as admins see them (DESIGN §10). Deleting one erases them entirely: their memory
+ * (owned by their id, whatever the scope), threads and message history go with them.
+ */
+export function subscriberRoutes({ db }: { db: Knex }): RouteDefinition[] {
+  const find = async (id: string): Promise<SubscriberRow> => {
+    const row: SubscriberRow | undefined = isUuid(id) ? await db('subscribers').where({ id }).first() : undefined;
+    if (!row) throw new AppError('BOT_ERR_SUBSCRIBER_NOT_FOUND', 'No subscriber has this id');
+    return row;
+  };
+  return [
+    defineRoute({
+      method: 'GET', path: '/api/subscribers', operationId: 'listSubscribers', tag: TAG, permission: 'subscriber:read',
+      summary: 'Subscribers; q searches names and the platform id, sourceId filters',
+      query: listQuerySchema(['createdAt', 'updatedAt', 'firstName'], '-createdAt').extend({ sourceId: z.string().optional() }),
+      success: { status: 200, description: 'One page and the total', schema: pageSchema(subscriberSchema) },
+      async handle({ query }) {
+        const filtered = db('subscribers').modify((builder) => {
+          if (query.sourceId !== undefined) {
+            if (isUuid(query.sourceId)) builder.where({ source_id: query.sourceId });
+            else builder.whereRaw('false');
+          }
+          if (query.q) {
+            const pattern = likePattern(query.q);
+            builder.where((where) => where.whereILike('first_name', pattern).orWhereILike('last_name', pattern).orWhereILike('foreign_id', pattern));
+          }
+        });
+        const page = await fetchSortedPage<SubscriberRow>(filtered, { sortSql: SORT_SQL, fallback: 'created_at', ...query });
+        return { items: page.items.map(toView), total: page.total };
+      },
+    }),
+    defineRoute({
+      method: 'GET', path: '/api/subscribers/:id', operationId: 'getSubscriber', tag: TAG, permission: 'subscriber:read',
+      summary: 'A subscriber', params: idParams, errors: [404],
+      success: { status: 200, description: 'The subscriber', schema: subscriberSchema },
+      handle: async ({ params }) => toView(await find(params.id)),
+    }),
+    defineRoute({
+      method: 'DELETE', path: '/api/subscribers/:id', operationId: 'deleteSubscriber', tag: TAG, permission: 'subscriber:delete',
+      summary: 'Erase a subscriber: their memory, threads and history go too (right to be forgotten)',
+      params: idParams, errors: [404],
+      success: { status: 204, description: 'Erased' },
+      async handle({ params }) {
+        const subscriber = await find(params.id);
+        await db.transaction(async (trx) => {
+          await trx('memory_records').where({ owner_id: subscriber.id }).delete();
+          // Threads and their messages go by cascade.
+          await trx('subscribers').where({ id: subscriber.id }).delete();
+        });
+      },
+    }),
+  ];
+}
+
+function toView(row: SubscriberRow): z.input<typeof subscriberSchema> {
+  return {
+    id: row.id,
+    sourceId: row.source_id,
+    foreignId: row.foreign_id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    data: row.data,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
