@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { AppError } from '../../errors/app-error.ts';
-import type { Page } from '../../http/list-query.ts';
+import { likePattern, parseSort, type Page } from '../../http/list-query.ts';
 import type { MemorySchema } from '../definitions/memory-definition.ts';
 import { toMemoryRecord, type ListedMemoryRecord, type MemoryRecord, type MemoryRecordRow, type MemoryTarget } from './memory-record.ts';
 import { MemoryValueValidator, type ValueError } from './memory-value-validator.ts';
@@ -33,9 +33,16 @@ export interface MemoryLoadResult {
 export interface MemoryRecordListQuery {
   definitionId?: string;
   ownerId?: string;
+  /** Case-insensitive, on the definition slug and the owner id. */
+  q?: string;
+  /** `updatedAt`, `createdAt`, `expiresAt` or `slug`, `-` first for descending; default `-updatedAt`. */
+  sort?: string;
   limit: number;
   offset: number;
 }
+
+const SORT_COLUMNS = { updatedAt: 'r.updated_at', createdAt: 'r.created_at', expiresAt: 'r.expires_at', slug: 'd.slug' };
+export const MEMORY_RECORD_SORTS = Object.keys(SORT_COLUMNS) as [keyof typeof SORT_COLUMNS, ...(keyof typeof SORT_COLUMNS)[]];
 
 const RECORD_COLUMNS = [
   'r.id', 'r.definition_id', 'd.slug', 'r.owner_id', 'r.workflow_id', 'r.thread_id', 'r.run_id',
@@ -100,14 +107,18 @@ export class MemoryRecordStore {
   }
 
   /** A page of live records, each saying whether its value still matches the current schema. */
-  async list({ definitionId, ownerId, limit, offset }: MemoryRecordListQuery): Promise<Page<ListedMemoryRecord>> {
+  async list({ definitionId, ownerId, q, sort = '-updatedAt', limit, offset }: MemoryRecordListQuery): Promise<Page<ListedMemoryRecord>> {
     const query = this.#live();
     if (definitionId) query.where('r.definition_id', definitionId);
     if (ownerId) query.where('r.owner_id', ownerId);
+    if (q) query.where((where) => where.whereILike('d.slug', likePattern(q)).orWhereILike('r.owner_id', likePattern(q)));
+    const { field, direction } = parseSort(sort);
+    const column = SORT_COLUMNS[field as keyof typeof SORT_COLUMNS] ?? SORT_COLUMNS.updatedAt;
     const [counted] = await query.clone().count<{ total: number }[]>({ total: '*' });
     const rows: (MemoryRecordRow & CheckedValue)[] = await query
       .select([...RECORD_COLUMNS, 'd.schema', 'd.updated_at as definition_updated_at'])
-      .orderBy([{ column: 'r.updated_at', order: 'desc' }, { column: 'r.id' }])
+      // NULLS LAST: permanent records (no expiry) after those that expire, in either direction.
+      .orderByRaw(`${column} ${direction} NULLS LAST, r.id ${direction}`)
       .limit(limit)
       .offset(offset);
     return { items: rows.map((row) => this.#withValidity(row)), total: counted?.total ?? 0 };

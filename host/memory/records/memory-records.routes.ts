@@ -1,16 +1,14 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, pageSchema } from '../../http/list-query.ts';
+import { listQuerySchema, pageSchema } from '../../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../../http/route-definition.ts';
 import { listedMemoryRecordSchema } from './memory-record.ts';
-import type { MemoryRecordStore } from './memory-record-store.ts';
+import { MEMORY_RECORD_SORTS, type MemoryRecordStore } from './memory-record-store.ts';
 
 const ownerIdSchema = z.string().min(1).max(200);
 
-const listQuery = z.object({
+const listQuery = listQuerySchema(MEMORY_RECORD_SORTS, '-updatedAt').extend({
   definitionId: z.uuid().optional().describe('Only records of this memory definition'),
   ownerId: ownerIdSchema.optional().describe('Only records of this owner (subscriber)'),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50).describe('Page size (1-200)'),
-  offset: z.coerce.number().int().min(0).default(0).describe('Items to skip'),
 });
 
 export function memoryRecordRoutes(deps: { records: MemoryRecordStore }): RouteDefinition[] {
@@ -19,7 +17,7 @@ export function memoryRecordRoutes(deps: { records: MemoryRecordStore }): RouteD
       method: 'GET',
       path: '/api/memory-records',
       operationId: 'listMemoryRecords',
-      summary: 'List live memory records, most recently updated first; expired ones are never listed',
+      summary: 'List live memory records (default: most recently updated first; q searches the slug and owner); expired ones are never listed',
       tag: 'memory',
       permission: 'memory_record:read',
       query: listQuery,

@@ -47,6 +47,18 @@ describe('GET /api/memory-records', () => {
     assert.ok(page.body.total >= 3);
   });
 
+  test('q searches the slug and the owner; sort orders by a field in either direction', async () => {
+    await write('sort-x', { profile: { name: 'X' }, visit: { age: 2 } }, 't-sort');
+    const found = await app.request('GET', '/api/memory-records?q=SORT-X&sort=slug', { as: 'viewer' });
+    assert.equal(found.status, 200);
+    assert.deepEqual(found.body.items.map((item: MemoryRecord) => item.slug), ['profile', 'visit']);
+    const reversed = await app.request('GET', '/api/memory-records?q=sort-x&sort=-slug', { as: 'viewer' });
+    assert.deepEqual(reversed.body.items.map((item: MemoryRecord) => item.slug), ['visit', 'profile']);
+    const bySlug = await app.request('GET', '/api/memory-records?q=visi', { as: 'viewer' });
+    assert.ok(bySlug.body.items.length > 0 && bySlug.body.items.every((item: MemoryRecord) => item.slug === 'visit'));
+    assert.equal((await app.request('GET', '/api/memory-records?sort=value', { as: 'viewer' })).status, 422);
+  });
+
   test('marks each record valid or not against the current schema, with the reasons', async () => {
     const id = await insertDefinition(app.services.db, { slug: 'contact' });
     await write('checked', { contact: { name: 'C', age: 40 }, profile: { name: 'P' } });
