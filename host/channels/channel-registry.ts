@@ -67,21 +67,28 @@ export class ChannelRegistry<S = unknown> {
    */
   rescan(): Promise<RescanReport> {
     return this.#serialize(async () => {
-      const [results, states] = await Promise.all([this.deps.discover(), this.deps.enabledStates()]);
+      const results = await this.deps.discover();
+      let states: Map<string, boolean>;
+      let entries: ChannelEntry<S>[];
+      try {
+        states = await this.deps.enabledStates();
+        entries = await Promise.all(results.filter(isRegistered).map((result) => this.#entryFor(result)));
+      } catch (error) {
+        // Nothing switched: the pools this discovery started must not outlive it.
+        await closeAll(results.flatMap((result) => (result.loaded ? [result.loaded] : [])));
+        throw error;
+      }
       const previous = this.#entries;
       const next = new Map<string, ChannelEntry<S>>();
       const toClose = new Set<LoadedChannel<S>>();
-      for (const result of results) {
-        if (result.status !== 'registered' || !result.loaded || !result.name) continue;
-        const entry = await this.#entryFor(result as DiscoveryResult<S> & { name: string; loaded: LoadedChannel<S> });
+      for (const entry of entries) {
         const old = previous.get(entry.name);
-        const enabled = states.get(entry.name) ?? true;
         if (old && old.fingerprint === entry.fingerprint && old.realFile === entry.realFile && old.loaded) {
-          toClose.add(result.loaded); // the same code: the warm pool stays
+          toClose.add(entry.loaded!); // the same code: the warm pool stays
           entry.loaded = old.loaded;
         }
-        entry.enabled = enabled;
-        if (!enabled && entry.loaded) {
+        entry.enabled = states.get(entry.name) ?? true;
+        if (!entry.enabled && entry.loaded) {
           toClose.add(entry.loaded);
           entry.loaded = undefined;
         }
@@ -177,7 +184,7 @@ export class ChannelRegistry<S = unknown> {
     });
   }
 
-  async #entryFor(result: DiscoveryResult<S> & { name: string; loaded: LoadedChannel<S> }): Promise<ChannelEntry<S>> {
+  async #entryFor(result: RegisteredResult<S>): Promise<ChannelEntry<S>> {
     return {
       file: result.file,
       realFile: result.realFile,
@@ -223,6 +230,12 @@ export class ChannelRegistry<S = unknown> {
     this.#changes = run.catch(() => undefined);
     return run;
   }
+}
+
+type RegisteredResult<S> = DiscoveryResult<S> & { name: string; loaded: LoadedChannel<S> };
+
+function isRegistered<S>(result: DiscoveryResult<S>): result is RegisteredResult<S> {
+  return result.status === 'registered' && result.loaded !== undefined && result.name !== undefined;
 }
 
 async function closeAll<S>(loaded: LoadedChannel<S>[]): Promise<void> {

@@ -13,6 +13,11 @@ export interface ChannelSyncOptions {
   /** First wait before reconnecting a lost listener; doubles up to `maxReconnectDelayMs`. */
   reconnectDelayMs?: number;
   maxReconnectDelayMs?: number;
+  /**
+   * How often the listening connection is checked and the stored states re-applied (default
+   * 30 s), so a connection that died silently, or a notice lost with it, costs at most this long.
+   */
+  reconcileMs?: number;
 }
 
 /**
@@ -24,6 +29,7 @@ export interface ChannelSyncOptions {
 export class ChannelSync {
   #client: pg.Client | undefined;
   #reconnectTimer: NodeJS.Timeout | undefined;
+  #reconcileTimer: NodeJS.Timeout | undefined;
   #delayMs: number;
   #stopped = false;
 
@@ -31,14 +37,22 @@ export class ChannelSync {
     this.#delayMs = options.reconnectDelayMs ?? 500;
   }
 
-  /** Resolves once listening; a failure here is the caller's (the database is down at start). */
+  /**
+   * Resolves once listening, then applies the stored states once: a change made between this
+   * instance's first discovery and now was announced before it listened. A failure here is the
+   * caller's (the database is down at start).
+   */
   async start(): Promise<void> {
     await this.#listen();
+    await this.options.registry.applyStates();
+    this.#reconcileTimer = setInterval(() => void this.#reconcile(), this.options.reconcileMs ?? 30_000);
+    this.#reconcileTimer.unref();
   }
 
   async close(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#reconnectTimer);
+    clearInterval(this.#reconcileTimer);
     const client = this.#client;
     this.#client = undefined;
     if (client) await this.options.db.client.destroyRawConnection(client);
@@ -52,9 +66,26 @@ export class ChannelSync {
     });
     client.on('error', (error) => this.#lost(client, error));
     client.on('end', () => this.#lost(client));
-    await client.query(`LISTEN ${CHANNEL_CHANGES}`);
+    try {
+      await client.query(`LISTEN ${CHANNEL_CHANGES}`);
+    } catch (error) {
+      await this.options.db.client.destroyRawConnection(client).catch(() => undefined);
+      throw error;
+    }
     this.#client = client;
     this.#delayMs = this.options.reconnectDelayMs ?? 500;
+  }
+
+  /** A query on the listening connection proves it alive (else it is re-opened); then the states are re-applied. */
+  async #reconcile(): Promise<void> {
+    const client = this.#client;
+    if (!client) return;
+    try {
+      await client.query('SELECT 1');
+    } catch (error) {
+      return this.#lost(client, error as Error);
+    }
+    await this.options.registry.applyStates().catch((error: unknown) => this.options.logger.error({ err: error }, 'applying channel states failed'));
   }
 
   #onNotice(payload: string | undefined): void {

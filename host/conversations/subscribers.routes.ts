@@ -71,13 +71,21 @@ export function subscriberRoutes({ db }: { db: Knex }): RouteDefinition[] {
     }),
     defineRoute({
       method: 'DELETE', path: '/api/subscribers/:id', operationId: 'deleteSubscriber', tag: TAG, permission: 'subscriber:delete',
-      summary: 'Erase a subscriber: their memory, threads and history go too (right to be forgotten)',
+      summary: 'Erase a subscriber (right to be forgotten): their memory, threads, history, runs and replies go too; their inbound events keep only their ids',
       params: idParams, errors: [404],
       success: { status: 204, description: 'Erased' },
       async handle({ params }) {
         const subscriber = await find(params.id);
         await db.transaction(async (trx) => {
+          const threads = trx('threads').where({ subscriber_id: subscriber.id }).select('id');
           await trx('memory_records').where({ owner_id: subscriber.id }).delete();
+          await trx('outbound_messages').whereIn('thread_id', threads).delete();
+          // Runs go with their steps (their inputs and outputs hold what the subscriber said).
+          await trx('workflow_runs').where({ owner_id: subscriber.id }).delete();
+          // Inbound events stay as ids, so a platform retry is still recognised, but lose their content.
+          await trx('inbound_events')
+            .where({ source_id: subscriber.source_id, sender_foreign_id: subscriber.foreign_id })
+            .update({ event: JSON.stringify({ erased: true }) });
           // Threads and their messages go by cascade.
           await trx('subscribers').where({ id: subscriber.id }).delete();
         });

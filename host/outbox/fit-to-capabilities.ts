@@ -29,12 +29,19 @@ function degrade(envelope: StdOutgoingMessageEnvelope, capabilities: SendCapabil
   return envelope;
 }
 
-/** Splits at the last whitespace before the limit (or hard at the limit in one long word); 0 = no limit. */
+/** A reply is never more than this many messages: a runaway text is cut, not sent as thousands. */
+export const MAX_PARTS = 20;
+
+/**
+ * Splits at the last whitespace before the limit (or hard at the limit in one long word); 0 = no
+ * limit. Past MAX_PARTS messages the rest is cut and the last message ends with "…".
+ */
 export function splitText(text: string, maxLength: number): string[] {
   if (maxLength <= 0 || text.length <= maxLength) return [text];
   const chunks: string[] = [];
   let rest = text;
   while (rest.length > maxLength) {
+    if (chunks.length === MAX_PARTS - 1) return [...chunks, `${rest.slice(0, maxLength - 1).trimEnd()}…`];
     const window = rest.slice(0, maxLength + 1);
     const cut = window.search(/\s\S*$/);
     const end = cut > 0 ? cut : maxLength;

@@ -51,7 +51,12 @@ const testRunBody = z
     input: z
       .looseObject({ text: z.string().optional(), payload: z.unknown().optional(), message_type: z.string().optional() })
       .describe('`$input`: the sample inbound message'),
-    ownerId: z.string().min(1).max(200).optional().describe("Memory owner; default: the caller's token subject"),
+    ownerId: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Names the test memory owner `test:<ownerId>` (default: the caller's token subject); never a real subscriber"),
     version: z.number().int().positive().optional().describe('Default: the current version'),
   })
   .strict();
@@ -95,7 +100,9 @@ export function runRoutes({ db, workflows, runner }: RunRouteDeps): RouteDefinit
           workflowId: version.workflowId,
           workflowVersion: version.version,
           document: version.document,
-          ownerId: body.ownerId ?? principal?.sub ?? 'admin',
+          // Test owners live in a namespace of their own: run:create must not read or overwrite a
+          // subscriber's memory (that takes memory_record permissions).
+          ownerId: `test:${body.ownerId ?? principal?.sub ?? 'admin'}`,
           mode: 'test',
           input: { message_type: body.input.message_type ?? 'text', ...body.input },
           outboxFor: () => collecting,

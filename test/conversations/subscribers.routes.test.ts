@@ -38,6 +38,13 @@ test('subscribers are listed, searched and read; deleting one erases their memor
   await t.database.db('conversation_messages').insert({ thread_id: threadId, direction: 'out', text: 'hi', message: '{}' });
   const [definition] = await t.database.db('memory_definitions').insert({ name: 'Notes', slug: 'notes', scope: 'global', schema: '{}' }).returning('id');
   await t.database.db('memory_records').insert({ definition_id: definition.id, owner_id: grace.id, scope_key: '', value: '{}' });
+  const [inbound] = await t.database.db('inbound_events')
+    .insert({ source_id: sourceId, event_id: 'grace-1', sender_foreign_id: 'u-grace', event: JSON.stringify({ message: { type: 'text', data: { text: 'I live at 1 Main St' } } }) })
+    .returning('id');
+  const [run] = await t.database.db('workflow_runs')
+    .insert({ workflow_id: '00000000-0000-4000-8000-000000000000', workflow_version: 1, mode: 'live', owner_id: grace.id, status: 'succeeded', input: JSON.stringify({ text: 'I live at 1 Main St' }), inbound_event_id: inbound.id })
+    .returning('id');
+  await t.database.db('outbound_messages').insert({ send_key: 'grace-1:0:0', source_id: sourceId, thread_id: threadId, envelope: '{}', status: 'sent' });
 
   const listed = await t.request('GET', '/api/subscribers?q=grac', { as: 'viewer' });
   assert.equal(listed.status, 200);
@@ -52,4 +59,8 @@ test('subscribers are listed, searched and read; deleting one erases their memor
   assert.deepEqual(await t.database.db('memory_records').where({ owner_id: grace.id }), []);
   assert.deepEqual(await t.database.db('threads').where({ id: threadId }), []);
   assert.deepEqual(await t.database.db('conversation_messages').where({ thread_id: threadId }), []);
+  assert.deepEqual(await t.database.db('workflow_runs').where({ id: run.id }), []);
+  assert.deepEqual(await t.database.db('outbound_messages').where({ thread_id: threadId }), []);
+  const kept = await t.database.db('inbound_events').where({ id: inbound.id }).first();
+  assert.deepEqual(kept.event, { erased: true }, 'the event id stays for deduplication, its content goes');
 });

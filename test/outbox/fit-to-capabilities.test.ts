@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fitToCapabilities, splitText } from '../../host/outbox/fit-to-capabilities.ts';
+import { fitToCapabilities, MAX_PARTS, splitText } from '../../host/outbox/fit-to-capabilities.ts';
 
 test('a text over maxTextLength is split at whitespace into messages within the limit, words intact', () => {
   const text = 'one two three four five six seven';
@@ -29,4 +29,11 @@ test('quick replies or buttons a channel cannot show degrade to their text', () 
   const buttons = { type: 'buttons' as const, data: { text: 'Go', buttons: [{ type: 'postback' as const, title: 'Go', payload: 'GO' }] } };
   assert.deepEqual(fitToCapabilities(buttons, { buttons: false }), [{ type: 'text', data: { text: 'Go' } }]);
   assert.deepEqual(fitToCapabilities(quick, { quickReply: true }), [quick]);
+});
+
+test('a runaway text is cut after MAX_PARTS messages, the last one ending with an ellipsis', () => {
+  const parts = splitText('word '.repeat(10_000), 100);
+  assert.equal(parts.length, MAX_PARTS);
+  assert.ok(parts.every((part) => part.length <= 100));
+  assert.ok(parts.at(-1)!.endsWith('…'));
 });

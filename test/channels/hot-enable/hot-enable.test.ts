@@ -102,6 +102,24 @@ test('enabling or disabling on one instance reaches another through LISTEN/NOTIF
   }
 });
 
+test('an instance whose listening connection is cut reconnects and applies the change it missed', async () => {
+  const other = await anotherInstance();
+  await other.channelSync.start();
+  try {
+    const killed = await t.database.db.raw<{ rows: { killed: boolean }[] }>(
+      `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+    );
+    assert.ok(killed.rows.some((row) => row.killed), 'a listening connection was cut');
+    // Changed while the other instance cannot hear: only the re-apply after reconnecting brings it.
+    await t.services.channelStates.save('hot', false, 'test');
+    await until(() => other.channels.running('hot') === undefined, 'the other instance applied the missed change', 5_000);
+  } finally {
+    await t.services.channelStates.save('hot', true, 'test');
+    await t.services.channels.applyStates();
+    await closeInstance(other);
+  }
+});
+
 test('an upgrade under continuous requests moves traffic to the new version with no failed request', async () => {
   let stop = false;
   const statuses: number[] = [];

@@ -39,6 +39,15 @@ test('a test run answers with each step and the messages it would send, and send
   assert.deepEqual(again.body.messages, [{ type: 'text', data: { text: 'Hello Ada!' } }], 'the owner’s memory carried over');
   const stranger = await testRun({ input: { text: 'hi' } });
   assert.deepEqual(stranger.body.messages, [{ type: 'text', data: { text: 'Hello! What is your name?' } }], 'the caller owns its own memory');
+  assert.equal(again.body.ownerId, 'test:tester-1');
+});
+
+test("a test run never reads or writes a real subscriber's memory, even when given their id", async () => {
+  await t.services.memoryRecords.write({ ownerId: 'subscriber-real' }, { profile: { name: 'Real' } });
+  const response = await testRun({ input: { text: 'my name is Mallory' }, ownerId: 'subscriber-real' });
+  assert.deepEqual(response.body.messages, [{ type: 'text', data: { text: 'Hello Mallory!' } }]);
+  const [record] = await t.database.db('memory_records').where({ owner_id: 'subscriber-real' });
+  assert.deepEqual(record.value, { name: 'Real' }, 'untouched');
 });
 
 test('a failing step is reported with its code, and the run is listed and readable', async () => {
