@@ -36,7 +36,7 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
   router.get('/login', loginPage());
   mountAttachmentDownloadRoute(router, { sources: services.sources, attachments: services.attachments });
   mountWebhookRoutes(router, {
-    sources: services.sources,
+    sources: services.sourceCache,
     channels: services.channels,
     inbox: services.inbox,
     workflows: services.workflows,

@@ -59,6 +59,7 @@ async function main(): Promise<void> {
       expressionTimeoutMs: config.BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS,
       threadInactivityMs: config.BOT_THREAD_INACTIVITY_MS,
       dispatchMaxAttempts: config.BOT_DISPATCH_MAX_ATTEMPTS,
+      dispatchLeaseMs: config.BOT_DISPATCH_LEASE_MS,
     },
   });
   closers.unshift(() => services.channels.close());
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
   // Started after the first discovery: a notice before it would have nothing to apply to.
   await services.channelSync.start();
   closers.unshift(() => services.channelSync.close());
+  await services.sourceCacheSync.start();
+  closers.unshift(() => services.sourceCacheSync.close());
   logChannels(services, logger);
   if (embedded) await seedExamples(services);
   const jobs = await JobEngine.start({

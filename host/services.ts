@@ -10,6 +10,8 @@ import { MemoryDefinitionStore } from './memory/definitions/memory-definition-st
 import { MemoryRecordStore } from './memory/records/memory-record-store.ts';
 import { InboxStore } from './inbox/inbox-store.ts';
 import { SourceStore } from './sources/source-store.ts';
+import { SourceCache } from './sources/source-cache.ts';
+import { SourceCacheSync } from './sources/source-cache-sync.ts';
 import { ChannelStateStore } from './channels/channel-state-store.ts';
 import { ChannelSync } from './channels/channel-sync.ts';
 import { AttachmentService, attachmentOptionsWithDefaults, type AttachmentOptions } from './attachments/attachment-service.ts';
@@ -39,6 +41,10 @@ export interface Services {
   /** Applies other instances' channel changes here; not listening until `start()` (main starts it). */
   channelSync: ChannelSync;
   sources: SourceStore;
+  /** Sources by webhook ref, in memory; every write through `sources` drops its copy at once. */
+  sourceCache: SourceCache;
+  /** Drops copies that other instances' writes made stale; not listening until `start()` (main starts it). */
+  sourceCacheSync: SourceCacheSync;
   inbox: InboxStore;
   /** Attachment files, download tokens and the links plugins ask for. */
   attachments: AttachmentService;
@@ -58,6 +64,8 @@ export interface WorkflowServiceOptions {
   expressionTimeoutMs: number;
   threadInactivityMs: number;
   dispatchMaxAttempts: number;
+  /** BOT_DISPATCH_LEASE_MS: also how long an event's claim holds. */
+  dispatchLeaseMs: number;
 }
 
 export interface ServiceOptions {
@@ -86,7 +94,9 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     states: channelStates,
     logger,
   });
-  const sources = new SourceStore(db, channelRegistry, now);
+  const sourceCache: SourceCache = new SourceCache({ load: (ref) => sources.findByRef(ref), now: () => now().getTime() });
+  const sourceCacheSync = new SourceCacheSync({ db, cache: sourceCache, instanceId: channelStates.instanceId, logger });
+  const sources = new SourceStore(db, channelRegistry, now, sourceCacheSync);
   const attachmentService = new AttachmentService(sources, { now, ...attachmentOptionsWithDefaults(attachments) });
   const memoryDefinitions = new MemoryDefinitionStore(db, { now });
   const memoryRecords = new MemoryRecordStore(db, { now, logger });
@@ -102,6 +112,8 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     history,
     runner,
     outbox: { db, channels: channelRegistry, history, now, logger },
+    endRunMemory: (runId) => memoryRecords.endRun(runId),
+    claimTimeoutMs: workflowOptions.dispatchLeaseMs,
     logger,
   });
   return {
@@ -115,6 +127,8 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     channelStates,
     channelSync: new ChannelSync({ db, registry: channelRegistry, instanceId: channelStates.instanceId, logger }),
     sources,
+    sourceCache,
+    sourceCacheSync,
     inbox: new InboxStore(db, now, { enqueue: { maxAttempts: workflowOptions.dispatchMaxAttempts } }),
     attachments: attachmentService,
     workflows: workflowStore,
@@ -132,6 +146,7 @@ function workflowDefaults(): WorkflowServiceOptions {
     expressionTimeoutMs: config.BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS,
     threadInactivityMs: config.BOT_THREAD_INACTIVITY_MS,
     dispatchMaxAttempts: config.BOT_DISPATCH_MAX_ATTEMPTS,
+    dispatchLeaseMs: config.BOT_DISPATCH_LEASE_MS,
   };
 }
 

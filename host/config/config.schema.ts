@@ -96,7 +96,14 @@ export const configSchema = z.object({
     .string()
     .min(1)
     .optional()
-    .describe('Bearer key sent to BOT_AI_BASE_URL and nowhere else; never logged. More keys: BOT_AI_API_KEY_<NAME>.'),
+    .describe(
+      'Bearer key sent to BOT_AI_BASE_URL and nowhere else; never logged. More keys: BOT_AI_API_KEY_<NAME>, each sent only to its BOT_AI_BASE_URL_<NAME>.',
+    ),
+  BOT_AI_ALLOW_WORKFLOW_BASE_URL: booleanFlag
+    .default(false)
+    .describe(
+      "Let a model def's settings.base_url choose where the host connects (never with a key). Off: only the BOT_AI_BASE_URL* URLs are called; on, workflow editors can make the host call any address it reaches, loopback and internal ones too.",
+    ),
   BOT_AI_REQUEST_TIMEOUT_MS: positiveInt.default(60_000).describe('Time limit of each call to a model; past it the step fails.'),
   BOT_AI_MAX_RETRIES: nonNegativeInt
     .max(10)

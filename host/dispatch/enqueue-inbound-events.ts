@@ -10,23 +10,50 @@ export interface EnqueuedEvent {
   sender_foreign_id: string | null;
 }
 
+/** SQL text and its `?` bindings, in order, for knex's `raw`. */
+export interface SqlFragment {
+  sql: string;
+  bindings: Knex.RawBinding[];
+}
+
 /**
- * Enqueues one job per new inbound event, inside the transaction that inserted the events: the
- * 200 that follows the commit means both the events and their jobs are stored, and a rolled
+ * A query that enqueues one dispatch job per row of `rows` (a relation with the columns `id`,
+ * `source_id` and `sender_foreign_id`, such as a CTE's name) and yields exactly one row: `jobs`,
+ * how many it enqueued. Run it in the statement or transaction that inserted the events: the 200
+ * that follows the commit then means both the events and their jobs are stored, and a rolled
  * back insert leaves no job behind. Events of one conversation (source + sender) share a named
  * queue, so they run in order; an event without a sender needs no order (it will be skipped).
+ * @example
+ * const jobs = enqueueInboundEventsSql('inserted', 25);
+ * await db.raw(`WITH inserted AS (INSERT … RETURNING id, source_id, sender_foreign_id), queued AS (${jobs.sql}) SELECT … FROM inserted CROSS JOIN queued`, [...insertBindings, ...jobs.bindings]);
+ */
+export function enqueueInboundEventsSql(rows: string, maxAttempts: number): SqlFragment {
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
+  // An aggregate always yields one row, so a statement that joins this multiplies nothing, and
+  // reading it makes add_jobs run to the end. Without rows, add_jobs is not called at all.
+  return {
+    sql: `SELECT count(*)::int AS jobs FROM graphile_worker.add_jobs(array(
+        SELECT ROW(?, json_build_object('inboundEventId', event.id),
+                   CASE WHEN event.sender_foreign_id IS NULL THEN NULL
+                        ELSE 'conversation:' || event.source_id || ':' || event.sender_foreign_id END,
+                   NULL, ?, NULL, NULL, NULL)::graphile_worker.job_spec
+        FROM ${rows} AS event
+      ))
+      WHERE EXISTS (SELECT 1 FROM ${rows})`,
+    bindings: [PROCESS_INBOUND_EVENT, maxAttempts],
+  };
+}
+
+/**
+ * Enqueues one job per event given, as `enqueueInboundEventsSql` does for the rows of a statement;
+ * call it inside the transaction that changed the events (an admin's retry).
  */
 export async function enqueueInboundEvents(trx: Knex | Knex.Transaction, events: EnqueuedEvent[], maxAttempts: number): Promise<void> {
   if (events.length === 0) return;
-  const specs = events.map((event) => ({
-    id: event.id,
-    queue: event.sender_foreign_id === null ? null : `conversation:${event.source_id}:${event.sender_foreign_id}`,
-  }));
+  const given = events.map(({ id, source_id, sender_foreign_id }) => ({ id, source_id, sender_foreign_id }));
+  const jobs = enqueueInboundEventsSql('given', maxAttempts);
   await trx.raw(
-    `SELECT graphile_worker.add_jobs(array(
-       SELECT ROW(?, json_build_object('inboundEventId', spec.id), spec.queue, NULL, ?, NULL, NULL, NULL)::graphile_worker.job_spec
-       FROM jsonb_to_recordset(?::jsonb) AS spec(id uuid, queue text)
-     ))`,
-    [PROCESS_INBOUND_EVENT, maxAttempts, JSON.stringify(specs)],
+    `WITH given AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS given(id uuid, source_id uuid, sender_foreign_id text)) ${jobs.sql}`,
+    [JSON.stringify(given), ...jobs.bindings],
   );
 }

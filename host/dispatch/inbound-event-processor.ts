@@ -27,6 +27,13 @@ export interface InboundEventProcessorDeps {
   history: MessageHistory;
   runner: WorkflowRunner;
   outbox: LiveOutboxDeps;
+  /** Removes a run's run-scope memory (the memory store's endRun). */
+  endRunMemory(runId: string): Promise<unknown>;
+  /**
+   * How long a claim holds (BOT_DISPATCH_LEASE_MS): an event `running` under a younger claim is
+   * being processed by a live instance, and only an older one may be taken over.
+   */
+  claimTimeoutMs: number;
   logger: Logger;
 }
 
@@ -38,6 +45,12 @@ interface InboundEventRow {
   event: PlainInboundEvent;
   status: 'queued' | 'running' | 'done' | 'skipped' | 'failed';
 }
+
+/** What a run needs of the event's source; null when the source was deleted. */
+type EventSource = Pick<SourceRow, 'id' | 'ref' | 'name' | 'channel' | 'settings' | 'active' | 'default_workflow_id'>;
+
+/** A claimed event with its source, read in the same statement. */
+type ClaimedEvent = InboundEventRow & { source: EventSource | null; claim_token: string };
 
 /** Where one attempt stands among the tries the job engine gives an event. */
 export interface Attempt {
@@ -70,20 +83,21 @@ export class InboundEventProcessor {
   async process(inboundEventId: string, attempt: Attempt): Promise<void> {
     const row = await this.#claim(inboundEventId);
     if (!row) return;
+    await this.#abandonEarlierRuns(row.id);
     try {
       const outcome = await this.#run(row);
-      await this.#finish(row.id, outcome.status, outcome.reason);
+      await this.#finish(row, outcome.status, outcome.reason);
     } catch (error) {
       const { code, message } = describeError(error);
       const last = attempt.number >= attempt.maxAttempts;
-      await this.#finish(row.id, last ? 'failed' : 'queued', `${code}: ${message}`);
+      await this.#finish(row, last ? 'failed' : 'queued', `${code}: ${message}`);
       if (!last) throw error;
       this.deps.logger.error({ inboundEventId, code, attempts: attempt.number }, 'inbound event failed for good; kept as a dead letter');
     }
   }
 
-  async #run(row: InboundEventRow): Promise<{ status: 'done' | 'skipped'; reason: string | null }> {
-    const source = await this.deps.db<SourceRow>('sources').where({ id: row.source_id }).first();
+  async #run(row: ClaimedEvent): Promise<{ status: 'done' | 'skipped'; reason: string | null }> {
+    const source = row.source;
     if (!source) return { status: 'skipped', reason: 'source deleted' };
     if (!source.active) return { status: 'skipped', reason: 'source inactive' };
     const workflowId = row.workflow_id ?? source.default_workflow_id;
@@ -124,18 +138,55 @@ export class InboundEventProcessor {
     return { status: 'done', reason: null };
   }
 
-  /** Marks the event running and counts the attempt; undefined when it is finished already. */
-  async #claim(id: string): Promise<InboundEventRow | undefined> {
-    const [row]: InboundEventRow[] = await this.deps.db('inbound_events')
-      .where({ id })
-      .whereIn('status', ['queued', 'running', 'failed'])
-      .update({ status: 'running', attempts: this.deps.db.raw('attempts + 1') })
-      .returning(['id', 'source_id', 'workflow_id', 'sender_foreign_id', 'event', 'status']);
-    return row;
+  /**
+   * Marks the event running under a claim token of this attempt, counts the attempt and reads
+   * its source, in one round trip (each one counts: `npm run bench -- e2e`). Undefined when the
+   * event is finished already. An event `running` under a claim younger than `claimTimeoutMs`
+   * belongs to a live instance: this attempt throws, and the job engine tries again later.
+   */
+  async #claim(id: string): Promise<ClaimedEvent | undefined> {
+    const { rows } = await this.deps.db.raw<{ rows: ClaimedEvent[] }>(
+      `WITH claimed AS (
+         UPDATE inbound_events SET status = 'running', attempts = attempts + 1,
+           claim_token = gen_random_uuid(), claimed_at = now()
+         WHERE id = ? AND (status IN ('queued', 'failed')
+           OR (status = 'running' AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ?))))
+         RETURNING id, source_id, workflow_id, sender_foreign_id, event, status, claim_token
+       )
+       SELECT claimed.*, CASE WHEN s.id IS NULL THEN NULL ELSE json_build_object(
+         'id', s.id, 'ref', s.ref, 'name', s.name, 'channel', s.channel, 'settings', s.settings,
+         'active', s.active, 'default_workflow_id', s.default_workflow_id) END AS source
+       FROM claimed LEFT JOIN sources AS s ON s.id = claimed.source_id`,
+      [id, this.deps.claimTimeoutMs / 1000],
+    );
+    if (rows[0]) return rows[0];
+    const current: { status: string } | undefined = await this.deps.db('inbound_events').where({ id }).first('status');
+    if (current?.status === 'running') {
+      throw new RunFailedError('BOT_ERR_INBOUND_EVENT_BUSY', 'Another instance is processing this event; trying again later');
+    }
+    return undefined;
   }
 
-  async #finish(id: string, status: InboundEventRow['status'], reason: string | null): Promise<void> {
-    await this.deps.db('inbound_events').where({ id }).update({ status, reason });
+  /**
+   * Runs of this event that a dead host left `running` are marked failed, and their run-scope
+   * memory removed: nobody else would end them.
+   */
+  async #abandonEarlierRuns(inboundEventId: string): Promise<void> {
+    const abandoned: { id: string }[] = await this.deps.db('workflow_runs')
+      .where({ inbound_event_id: inboundEventId, status: 'running' })
+      .update({
+        status: 'failed',
+        finished_at: this.deps.db.fn.now(),
+        error: JSON.stringify({ code: 'BOT_ERR_WORKFLOW_RUN_ABANDONED', message: 'The host running it stopped; a later attempt took over' }),
+      })
+      .returning('id');
+    for (const run of abandoned) await this.deps.endRunMemory(run.id);
+  }
+
+  /** Records the outcome, only if this attempt still holds the claim (else a newer one owns the event). */
+  async #finish(row: ClaimedEvent, status: InboundEventRow['status'], reason: string | null): Promise<void> {
+    const updated = await this.deps.db('inbound_events').where({ id: row.id, claim_token: row.claim_token }).update({ status, reason, claim_token: null });
+    if (updated === 0) this.deps.logger.warn({ inboundEventId: row.id, status }, 'an attempt lost its claim on the event; its outcome is not recorded');
   }
 }
 

@@ -77,7 +77,7 @@ export function inboundEventRoutes({ db, maxAttempts }: { db: Knex; maxAttempts:
           }
           const [updated]: InboundEventRow[] = await trx('inbound_events')
             .where({ id: params.id })
-            .update({ status: 'queued', reason: null, attempts: 0 })
+            .update({ status: 'queued', reason: null, attempts: 0, claim_token: null })
             .returning('*');
           await enqueueInboundEvents(trx, [updated!], maxAttempts);
           return toView(updated!);

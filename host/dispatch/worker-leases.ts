@@ -7,6 +7,8 @@ export interface WorkerLeasesOptions {
   leaseMs: number;
   /** Frees the jobs locked by the given dead workers (graphile-worker's forceUnlockWorkers). */
   unlock(workerIds: string[]): Promise<void>;
+  /** Runs after each renewal and reclaim (e.g. ending the events whose last attempt died). */
+  afterReclaim?: () => Promise<unknown>;
   logger: Pick<Logger, 'warn' | 'error'>;
 }
 
@@ -49,6 +51,7 @@ export class WorkerLeases {
     try {
       await this.#renew([...this.#ids]);
       await this.#reclaim();
+      await this.options.afterReclaim?.();
     } catch (error) {
       this.options.logger.warn({ err: error }, 'job worker leases could not be renewed or checked; trying again');
     }

@@ -51,6 +51,8 @@ export const ERROR_CODES = {
   BOT_ERR_WORKFLOW_EXPRESSION_INVALID: { status: 422, expose: true, description: 'A workflow problem: an `=` expression does not compile; the JSONata message and position are given.' },
   BOT_ERR_WORKFLOW_TOOL_INVALID: { status: 422, expose: true, description: "A workflow problem: an agent's `tools` is not a list of the names of other tasks." },
   BOT_ERR_WORKFLOW_TOOL_RESERVED: { status: 422, expose: true, description: 'A workflow problem: a custom tool takes the reserved name `update_memory`.' },
+  BOT_ERR_WORKFLOW_TOOL_CYCLE: { status: 422, expose: true, description: 'A workflow problem: agents offer each other as tools in a cycle (A offers B, B offers A, or longer), which would recurse without end.' },
+  BOT_ERR_WORKFLOW_TOOL_DEPTH_EXCEEDED: { status: 422, expose: true, description: 'An agent tool called a task nested deeper than agents may call one another (3 levels); details name the task.' },
   BOT_ERR_SOURCE_NOT_FOUND: { status: 404, expose: true, description: 'No source has this id.' },
   BOT_ERR_SOURCE_NAME_TAKEN: { status: 409, expose: true, description: 'Another source has this name.' },
   BOT_ERR_SOURCE_CHANNEL_UNKNOWN: { status: 422, expose: true, description: 'No registered channel has this name.' },
@@ -68,10 +70,12 @@ export const ERROR_CODES = {
   BOT_ERR_ATTACHMENT_SOURCE_FORBIDDEN: { status: 403, expose: true, description: 'A channel asked for a download link of a source of another channel.' },
   BOT_ERR_WORKFLOW_EXPRESSION_FAILED: { status: 422, expose: true, description: 'An expression failed when evaluated (a JSONata error, too deep a recursion, too long a sequence); details name the expression.' },
   BOT_ERR_WORKFLOW_EXPRESSION_TIMEOUT: { status: 422, expose: true, description: 'An expression ran longer than BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS; details name the expression.' },
+  BOT_ERR_WORKFLOW_EXPRESSION_RESULT_TOO_LARGE: { status: 422, expose: true, description: "A task's expressions evaluated to more than 1 MiB of JSON together; details name the expression that crossed the limit." },
   BOT_ERR_WORKFLOW_MEMORY_NOT_BOUND: { status: 422, expose: true, description: 'update_memory names a workflow, thread or run memory that the workflow does not declare with a `kind: memory` def.' },
   BOT_ERR_AI_MODEL_UNBOUND: { status: 422, expose: true, description: "An AI task has no model binding (its own or the workflow's), or the binding names no `kind: model` def." },
-  BOT_ERR_AI_MODEL_SETTINGS_INVALID: { status: 422, expose: true, description: "A model def's settings are invalid: an unknown provider, a malformed base_url, an API key written in the YAML, or an api_key_env that is not a set BOT_AI_API_KEY_<NAME> variable." },
-  BOT_ERR_AI_BASE_URL_MISSING: { status: 503, expose: true, description: "An `openai-compatible` model has no base URL: set BOT_AI_BASE_URL or the model def's settings.base_url." },
+  BOT_ERR_AI_MODEL_SETTINGS_INVALID: { status: 422, expose: true, description: "A model def's settings are invalid: an unknown provider, a malformed base_url, an API key written in the YAML, base_url together with api_key_env, or an api_key_env that is not a set BOT_AI_API_KEY_<NAME> variable with its BOT_AI_BASE_URL_<NAME>." },
+  BOT_ERR_AI_BASE_URL_MISSING: { status: 503, expose: true, description: 'An `openai-compatible` model has no base URL: set BOT_AI_BASE_URL.' },
+  BOT_ERR_AI_BASE_URL_FORBIDDEN: { status: 422, expose: true, description: "A model def sets settings.base_url while BOT_AI_ALLOW_WORKFLOW_BASE_URL is off: only the operator's BOT_AI_BASE_URL* URLs may be called." },
   BOT_ERR_AI_INPUT_INVALID: { status: 422, expose: true, description: "An AI task's inputs have the wrong types, leave no text to answer, hold an invalid JSON Schema, or name an unknown agent tool." },
   BOT_ERR_AI_REQUEST_FAILED: { status: 502, expose: true, description: 'The model provider answered with an error or could not be reached; details give its HTTP status.' },
   BOT_ERR_AI_TIMEOUT: { status: 504, expose: true, description: 'A model call took longer than BOT_AI_REQUEST_TIMEOUT_MS.' },
@@ -82,6 +86,8 @@ export const ERROR_CODES = {
   BOT_ERR_INBOUND_EVENT_NOT_RETRYABLE: { status: 409, expose: true, description: 'Only failed (dead-letter) or skipped inbound events can be retried.' },
   BOT_ERR_RUN_NOT_FOUND: { status: 404, expose: true, description: 'No workflow run has this id.' },
   BOT_ERR_SUBSCRIBER_NOT_FOUND: { status: 404, expose: true, description: 'No subscriber has this id.' },
+  BOT_ERR_INBOUND_EVENT_BUSY: { status: 409, expose: true, description: 'Another instance holds a live claim on the inbound event; the job is tried again later.' },
+  BOT_ERR_WORKFLOW_RUN_ABANDONED: { status: 500, expose: false, description: 'The host running the workflow stopped before the run ended; a later attempt of its event took over.' },
 } as const satisfies Record<string, { status: number; expose: boolean; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

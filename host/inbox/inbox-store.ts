@@ -1,12 +1,11 @@
 import type { PlainInboundEvent } from '@bot-ai/api';
 import type { Knex } from 'knex';
-import { enqueueInboundEvents } from '../dispatch/enqueue-inbound-events.ts';
 import { AppError } from '../errors/app-error.ts';
 import { isConnectionError } from '../errors/postgres-errors.ts';
 import { GroupCommit } from './group-commit.ts';
-import { insertInboxRows, type OnInboxRowsInserted, type ReceivedCommit } from './insert-inbox-rows.ts';
+import { insertInboxRows, type InboxEnqueue, type ReceivedCommit } from './insert-inbox-rows.ts';
 
-export type { InsertedInboxRow, OnInboxRowsInserted } from './insert-inbox-rows.ts';
+export type { InboxEnqueue } from './insert-inbox-rows.ts';
 
 export interface InboxCommit {
   sourceId: string;
@@ -23,15 +22,11 @@ export interface InboxStoreOptions {
   /** Most event rows in one shared INSERT (default 500); one request's events are never split. */
   maxBatchRows?: number;
   /**
-   * Enqueue the dispatch job of each new event in the INSERT's transaction, so that a 200 means
-   * events and jobs are both stored; `maxAttempts` tries before an event is a dead letter.
+   * Enqueue the dispatch job of each new event in the INSERT's own statement (one autocommit
+   * statement, no transaction around it), so that a 200 means events and jobs are both stored;
+   * `maxAttempts` tries before an event is a dead letter.
    */
-  enqueue?: { maxAttempts: number };
-  /**
-   * Other work that must commit with the events: it runs in the INSERT's transaction, after
-   * `enqueue`, with the rows that were new, once per shared INSERT.
-   */
-  onInserted?: OnInboxRowsInserted;
+  enqueue?: InboxEnqueue;
 }
 
 const DEFAULT_MAX_BATCH_ROWS = 500;
@@ -50,18 +45,18 @@ const DEFAULT_MAX_BATCH_ROWS = 500;
 export class InboxStore {
   readonly #db: Knex;
   readonly #now: () => Date;
-  readonly #onInserted: OnInboxRowsInserted | undefined;
+  readonly #enqueue: InboxEnqueue | undefined;
   readonly #batches: GroupCommit<ReceivedCommit, number> | undefined;
   readonly #inFlight = new Set<Promise<number>>();
   #closed = false;
 
-  constructor(db: Knex, now: () => Date, { batching = true, maxBatchRows = DEFAULT_MAX_BATCH_ROWS, enqueue, onInserted: more }: InboxStoreOptions = {}) {
+  constructor(db: Knex, now: () => Date, { batching = true, maxBatchRows = DEFAULT_MAX_BATCH_ROWS, enqueue }: InboxStoreOptions = {}) {
     this.#db = db;
     this.#now = now;
-    this.#onInserted = withEnqueue(enqueue, more);
+    this.#enqueue = enqueue;
     this.#batches = batching
       ? new GroupCommit({
-          writeBatch: (commits) => insertInboxRows(db, commits, this.#onInserted),
+          writeBatch: (commits) => insertInboxRows(db, commits, enqueue),
           rowsOf: (commit) => commit.events.length,
           maxRows: maxBatchRows,
           retryAlone: (error) => !isConnectionError(error),
@@ -77,7 +72,7 @@ export class InboxStore {
     if (this.#closed) return Promise.reject(new AppError('BOT_ERR_DB_UNAVAILABLE', 'The inbox is closed: the host is shutting down'));
     if (events.length === 0) return Promise.resolve(0);
     const received: ReceivedCommit = { sourceId, workflowId, events, receivedAt: this.#now() };
-    const written = this.#batches ? this.#batches.submit(received) : insertInboxRows(this.#db, [received], this.#onInserted).then(([added]) => added!);
+    const written = this.#batches ? this.#batches.submit(received) : insertInboxRows(this.#db, [received], this.#enqueue).then(([added]) => added!);
     this.#inFlight.add(written);
     const forget = () => this.#inFlight.delete(written);
     written.then(forget, forget);
@@ -89,12 +84,4 @@ export class InboxStore {
     this.#closed = true;
     await Promise.allSettled(this.#inFlight);
   }
-}
-
-function withEnqueue(enqueue: InboxStoreOptions['enqueue'], more: OnInboxRowsInserted | undefined): OnInboxRowsInserted | undefined {
-  if (!enqueue) return more;
-  return async (trx, rows) => {
-    await enqueueInboundEvents(trx, rows, enqueue.maxAttempts);
-    await more?.(trx, rows);
-  };
 }

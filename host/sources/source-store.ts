@@ -21,12 +21,21 @@ export interface SourceInput {
 
 export type SourcePatch = Partial<Omit<SourceInput, 'channel'>>;
 
+/** Told of every write to a source, so that copies of it (SourceCache) can be dropped. */
+export interface SourceChangeListener {
+  /** Runs inside the write's transaction, with the source's ref: it commits with the write or not at all. */
+  changing(trx: Knex.Transaction, ref: string): Promise<void>;
+  /** Runs once the write has committed, before the writer hears back. */
+  changed(ref: string): void;
+}
+
 /** Sources in Postgres, with settings checked against their channel's published schema. */
 export class SourceStore {
   constructor(
     private readonly db: Knex,
     private readonly channels: ChannelSettingsSchemas,
     private readonly now: () => Date,
+    private readonly changes?: SourceChangeListener,
   ) {}
 
   async list({ q, sort = 'name', limit = 50, offset = 0 }: { q?: string; sort?: string; limit?: number; offset?: number }): Promise<Page<SourceRow>> {
@@ -42,7 +51,7 @@ export class SourceStore {
     return row;
   }
 
-  /** The source a webhook URL names, or undefined. */
+  /** The source a webhook URL names, or undefined; webhooks read it through a SourceCache. */
   async findByRef(ref: string): Promise<SourceRow | undefined> {
     return this.db<SourceRow>('sources').where({ ref }).first();
   }
@@ -50,20 +59,22 @@ export class SourceStore {
   async create(input: SourceInput): Promise<SourceRow> {
     const settings = validateSourceSettings(this.#schemaOf(input.channel), input.settings ?? {});
     const now = this.now();
-    const [row] = await this.db('sources')
-      .insert({
-        ref: randomBytes(18).toString('base64url'),
-        name: input.name,
-        channel: input.channel,
-        settings: JSON.stringify(settings),
-        active: input.active ?? true,
-        default_workflow_id: input.defaultWorkflowId ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning<SourceRow[]>('*')
-      .catch((error: unknown) => rethrowNameTaken(error, input.name));
-    return row!;
+    return this.#write((db) =>
+      db('sources')
+        .insert({
+          ref: randomBytes(18).toString('base64url'),
+          name: input.name,
+          channel: input.channel,
+          settings: JSON.stringify(settings),
+          active: input.active ?? true,
+          default_workflow_id: input.defaultWorkflowId ?? null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning<SourceRow[]>('*')
+        .then(([inserted]) => inserted!)
+        .catch((error: unknown) => rethrowNameTaken(error, input.name)),
+    );
   }
 
   /** Secrets sent back masked, or left out, keep their stored values. */
@@ -77,17 +88,38 @@ export class SourceStore {
       const merged = keepStoredSecrets(patch.settings, current.settings, secretKeysOf(current.channel));
       changes.settings = JSON.stringify(validateSourceSettings(this.#schemaOf(current.channel), merged));
     }
-    const [row] = await this.db('sources')
-      .where({ id })
-      .update(changes)
-      .returning<SourceRow[]>('*')
-      .catch((error: unknown) => rethrowNameTaken(error, patch.name ?? current.name));
-    return row!;
+    return this.#write((db) =>
+      db('sources')
+        .where({ id })
+        .update(changes)
+        .returning<SourceRow[]>('*')
+        .then(([updated]) => updated!)
+        .catch((error: unknown) => rethrowNameTaken(error, patch.name ?? current.name)),
+    );
   }
 
   async delete(id: string): Promise<void> {
-    const deleted = isUuid(id) ? await this.db('sources').where({ id }).delete() : 0;
-    if (deleted === 0) throw new AppError('BOT_ERR_SOURCE_NOT_FOUND', `No source has the id "${id}"`, { id });
+    const deleted = isUuid(id)
+      ? await this.#write((db) => db('sources').where({ id }).delete().returning<Pick<SourceRow, 'ref'>[]>('ref').then(([row]) => row))
+      : undefined;
+    if (!deleted) throw new AppError('BOT_ERR_SOURCE_NOT_FOUND', `No source has the id "${id}"`, { id });
+  }
+
+  /**
+   * A write and its change notice in one transaction, so other instances hear of exactly the
+   * writes that committed; once committed, and before the caller hears back, this instance's
+   * copies go, so its next webhook reads the new row.
+   */
+  async #write<T extends Pick<SourceRow, 'ref'> | undefined>(write: (db: Knex | Knex.Transaction) => Promise<T>): Promise<T> {
+    const changes = this.changes;
+    if (!changes) return write(this.db);
+    const row = await this.db.transaction(async (trx) => {
+      const written = await write(trx);
+      if (written) await changes.changing(trx, written.ref);
+      return written;
+    });
+    if (row) changes.changed(row.ref);
+    return row;
   }
 
   #schemaOf(channel: string): Record<string, unknown> {

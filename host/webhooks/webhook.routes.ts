@@ -7,13 +7,14 @@ import { errorCode } from '../channels/sandbox/sandbox-error.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import type { InboxStore } from '../inbox/inbox-store.ts';
-import type { SourceStore } from '../sources/source-store.ts';
+import type { SourceCache } from '../sources/source-cache.ts';
 import { readRawBody } from '../http/read-raw-body.ts';
-import { toWebhookRequest } from './to-webhook-request.ts';
+import { toPlainWebhookRequest } from './to-plain-webhook-request.ts';
 import type { WorkflowStore } from '../workflows/storage/workflow-store.ts';
 
 export interface WebhookDeps {
-  sources: SourceStore;
+  /** Sources by ref, from memory: a webhook costs no source query. */
+  sources: Pick<SourceCache, 'get'>;
   channels: ChannelRegistry<ChannelSandbox>;
   inbox: InboxStore;
   workflows: Pick<WorkflowStore, 'exists'>;
@@ -35,14 +36,14 @@ export function mountWebhookRoutes(router: Router<AppState>, deps: WebhookDeps):
 }
 
 async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
-  const source = await deps.sources.findByRef(ctx.params.sourceRef);
+  const source = await deps.sources.get(ctx.params.sourceRef);
   if (!source) throw new AppError('BOT_ERR_WEBHOOK_SOURCE_UNKNOWN', 'Unknown webhook');
   if (ctx.params.workflowId !== undefined && !(await deps.workflows.exists(ctx.params.workflowId))) {
     throw new AppError('BOT_ERR_WEBHOOK_WORKFLOW_UNKNOWN', 'Unknown workflow');
   }
   // Checked before the body is read too, so a disabled channel costs no upload.
   if (!deps.channels.running(source.channel)) throw unavailable();
-  const request = toWebhookRequest(ctx, await readRawBody(ctx, deps.maxBodyBytes));
+  const request = toPlainWebhookRequest(ctx, await readRawBody(ctx, deps.maxBodyBytes));
   const plainSource = { id: source.id, ref: source.ref, settings: source.settings, active: source.active };
   const channel = source.channel;
   if (ctx.method === 'GET') {

@@ -9,6 +9,8 @@ import { createScratchDatabase } from '../scratch-database.ts';
 
 export interface BenchDatabase {
   db: Knex;
+  /** Connection string of the fresh database, for a host run as a child process. */
+  url: string;
   /** Which server it runs on, for the report (no password). */
   server: string;
   close(): Promise<void>;
@@ -25,6 +27,7 @@ export async function openBenchDatabase({ poolMax }: { poolMax: number }): Promi
   await migrateToLatest(db);
   return {
     db,
+    url: scratch.url,
     server: server.label,
     async close() {
       await db.destroy();

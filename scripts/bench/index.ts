@@ -11,6 +11,10 @@ const BENCHMARKS: Record<string, { description: string; load: () => Promise<{ ru
     description: 'webhook intake over HTTP: production path (sandbox + durable inbox), batching off, and a no-database baseline',
     load: async () => ({ run: (await import('./ingest.ts')).runIngestBenchmark }),
   },
+  e2e: {
+    description: 'webhook to reply: signed webhooks through the greeting workflow to a fake platform, at a fixed rate and at saturation',
+    load: async () => ({ run: (await import('./e2e.ts')).runE2eBenchmark }),
+  },
 };
 
 const name = process.argv[2];

@@ -9,13 +9,15 @@ import type { AppState } from '../../host/http/app-state.ts';
 import { errorMiddleware } from '../../host/http/error-middleware.ts';
 import { readRawBody } from '../../host/http/read-raw-body.ts';
 import { requestContext } from '../../host/http/request-context.ts';
-import { toWebhookRequest } from '../../host/webhooks/to-webhook-request.ts';
+import { parseWebhookBody } from '../../host/channels/sandbox/parse-webhook-body.ts';
+import { toPlainWebhookRequest } from '../../host/webhooks/to-plain-webhook-request.ts';
 
 /**
  * The ingest benchmark's baseline: the webhook route with the same middleware and body reading
  * as the host's, but the sample channel's verify and decode run on the main thread and nothing is
- * written. The source is held in memory. What the production route costs beyond this is the
- * price of the sandbox hop, the source lookup and the durable commit.
+ * written. The source is held in memory, as the production route's SourceCache holds it. What
+ * the production route costs beyond this is the price of the sandbox hop and the durable commit
+ * (events and their dispatch jobs).
  */
 export function buildBaselineApp(source: ChannelSource, maxBodyBytes: number): Koa<AppState> {
   const channel = applyExtensionInjections(new SampleChannel());
@@ -24,7 +26,9 @@ export function buildBaselineApp(source: ChannelSource, maxBodyBytes: number): K
   const router = new Router<AppState>();
   router.post('/api/webhook/:sourceRef', async (ctx) => {
     if (ctx.params.sourceRef !== source.ref) throw new AppError('BOT_ERR_WEBHOOK_SOURCE_UNKNOWN', 'Unknown webhook');
-    const request = toWebhookRequest(ctx, await readRawBody(ctx, maxBodyBytes));
+    // The request as the sandbox's worker rebuilds it: the body parsed from the bytes, on this thread here.
+    const rawBody = await readRawBody(ctx, maxBodyBytes);
+    const request = { ...toPlainWebhookRequest(ctx, rawBody), body: parseWebhookBody(rawBody), rawBody };
     try {
       channel.verifySignature(request, new WebhookResponse(), source);
     } catch (error) {

@@ -15,6 +15,8 @@ export class FakePlatform {
   readonly received: ReceivedMessage[] = [];
   /** Statuses to answer the next sends with, in order; then 200. */
   readonly failNext: number[] = [];
+  /** How long each answer is held after the message is recorded: a slow platform keeps sends in flight. */
+  respondAfterMs = 0;
   #waiters: Array<() => void> = [];
 
   private constructor(private readonly server: Server) {}
@@ -22,7 +24,8 @@ export class FakePlatform {
   static async start(): Promise<FakePlatform> {
     const server = createServer();
     const platform = new FakePlatform(server);
-    server.on('request', (request, response) => void platform.handle(request, response));
+    // A sender killed mid-request resets its socket: the message is simply not recorded.
+    server.on('request', (request, response) => void platform.handle(request, response).catch(() => response.destroy()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return platform;
   }
@@ -63,7 +66,9 @@ export class FakePlatform {
       idempotencyKey: request.headers['idempotency-key'] as string | undefined,
       body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
     });
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `mid-${this.received.length}` }));
+    const mid = `mid-${this.received.length}`;
     for (const wake of this.#waiters.splice(0)) wake();
+    if (this.respondAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, this.respondAfterMs));
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: mid }));
   }
 }

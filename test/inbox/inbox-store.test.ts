@@ -132,7 +132,7 @@ describe('group commit of the inbox', () => {
   });
 });
 
-describe('work that commits with the inbox rows', () => {
+describe('dispatch jobs, committed with the inbox rows', () => {
   test('with enqueue, every new event gets one dispatch job, committed with it', async () => {
     const inbox = new InboxStore(database.db, now, { enqueue: { maxAttempts: 4 } });
     await inbox.commit(commitOf('queued-old', 1));
@@ -149,31 +149,51 @@ describe('work that commits with the inbox rows', () => {
     assert.deepEqual(jobs.rows, ['queued-new-0', 'queued-old-0', 'queued-old-1'].map((eventId) => ({ event_id: eventId, queue_name: queue, max_attempts: 4 })));
   });
 
-  test('runs once per shared INSERT, with the new rows only, in their transaction', async () => {
-    const calls: Array<{ eventIds: string[]; seesOwnRows: number }> = [];
-    const inbox = new InboxStore(database.db, now, {
-      onInserted: async (trx, rows) => {
-        const seen = await trx('inbound_events').whereIn('id', rows.map((row) => row.id)).count({ count: '*' });
-        calls.push({ eventIds: rows.map((row) => row.event_id).sort(), seesOwnRows: Number(seen[0]!.count) });
-      },
-    });
-    await inbox.commit(commitOf('hooked-old', 1));
-    calls.length = 0;
-    assert.deepEqual(await Promise.all([inbox.commit(commitOf('hooked-old', 2)), inbox.commit(commitOf('hooked-new', 1))]), [1, 1]);
-    assert.deepEqual(calls, [{ eventIds: ['hooked-new-0', 'hooked-old-1'], seesOwnRows: 2 }]);
+  test('events and their jobs go in one statement, with no transaction around it', async (t) => {
+    const inbox = new InboxStore(database.db, now, { enqueue: { maxAttempts: 4 } });
+    const statements: string[] = [];
+    const onQuery = (query: { sql: string }) => void statements.push(query.sql.trim().split(/\s+/)[0]!.toUpperCase());
+    database.db.on('query', onQuery);
+    t.after(() => void database.db.removeListener('query', onQuery));
+    assert.deepEqual(await Promise.all([inbox.commit(commitOf('single-a', 2)), inbox.commit(commitOf('single-b', 1))]), [2, 1]);
+    assert.deepEqual(statements, ['WITH']);
+    assert.equal(await queuedJobCount(observer, 'single-'), 3);
   });
 
-  test('when it fails, the events are not stored and the commit rejects', async () => {
-    const inbox = new InboxStore(database.db, now, {
-      onInserted: async (_trx, rows) => {
-        if (rows.some((row) => row.event_id.startsWith('unqueueable'))) throw new Error('enqueue failed');
-      },
-    });
-    const refused = inbox.commit(commitOf('unqueueable', 2));
-    const accepted = inbox.commit(commitOf('queueable', 1));
-    await assert.rejects(refused, /enqueue failed/);
-    assert.equal(await accepted, 1);
-    assert.deepEqual(await storedEventIds(observer, sourceId, 'unqueueable'), []);
-    assert.deepEqual(await storedEventIds(observer, sourceId, 'queueable'), ['queueable-0']);
+  test('a batch of events all stored already enqueues nothing', async () => {
+    const inbox = new InboxStore(database.db, now, { enqueue: { maxAttempts: 4 } });
+    assert.equal(await inbox.commit(commitOf('replayed', 2)), 2);
+    assert.deepEqual(await Promise.all([inbox.commit(commitOf('replayed', 2)), inbox.commit(commitOf('replayed', 1))]), [0, 0]);
+    assert.equal(await queuedJobCount(observer, 'replayed-'), 2);
   });
 });
+
+describe('an enqueue that fails', () => {
+  let broken: TestDatabase;
+  before(async () => {
+    broken = await createTestDatabase({ poolMax: 4 });
+    // Without graphile-worker's schema, add_jobs cannot run: the statement that inserts must fail whole.
+    await broken.db.raw('DROP SCHEMA graphile_worker CASCADE');
+  });
+  after(() => broken.close());
+
+  test('leaves no event row behind, and every commit of the batch rejects', async () => {
+    const brokenSourceId = await createSource(broken.db, 'no job queue');
+    const inbox = new InboxStore(broken.db, now, { enqueue: { maxAttempts: 4 } });
+    const commits = [inbox.commit({ sourceId: brokenSourceId, workflowId: undefined, events: plainEvents('orphaned-a', 2) }),
+      inbox.commit({ sourceId: brokenSourceId, workflowId: undefined, events: plainEvents('orphaned-b', 1) })];
+    for (const commit of commits) await assert.rejects(commit, (error: { code?: string }) => error.code === '3F000');
+    assert.deepEqual(await storedEventIds(broken.db, brokenSourceId, 'orphaned-'), []);
+  });
+});
+
+/** Dispatch jobs whose inbound event's id starts with `prefix`, read from graphile-worker's own table. */
+async function queuedJobCount(db: Knex, prefix: string): Promise<number> {
+  const result = await db.raw(
+    `SELECT count(*)::int AS count FROM graphile_worker._private_jobs j
+     JOIN inbound_events e ON e.id = (j.payload->>'inboundEventId')::uuid
+     WHERE e.event_id LIKE ?`,
+    [`${prefix}%`],
+  );
+  return result.rows[0].count as number;
+}

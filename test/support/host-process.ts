@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const STOP_TIMEOUT_MS = 30_000;
@@ -13,6 +14,11 @@ export interface HostProcess {
   output(): string;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /**
+   * SIGKILLs the whole process group at once (npm, the host and whatever they started), so no
+   * handler, flush or graceful close runs; resolves once the host can no longer act.
+   */
+  kill(): Promise<void>;
 }
 
 /**
@@ -47,7 +53,26 @@ export async function startHostProcess(env: Record<string, string>, timeoutMs = 
       clearTimeout(timer);
       return code;
     },
+    async kill() {
+      const hostPid = Number(/"pid":(\d+)/.exec(output)?.[1]);
+      const exited = child.exitCode === null && child.signalCode === null ? once(child, 'exit') : Promise.resolve();
+      killGroup(child);
+      await exited;
+      if (hostPid > 0) await waitUntilDead(hostPid);
+    },
   };
+}
+
+/** npm exits first; the host (its child) is dead once it is gone or a zombie no one has reaped yet. */
+async function waitUntilDead(pid: number): Promise<void> {
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+    // The state follows the parenthesised command name: `123 (node) Z …`.
+    if (stat === undefined || /\)\s+[ZX]\s/.test(stat)) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`process ${pid} still runs ${STOP_TIMEOUT_MS} ms after SIGKILL`);
 }
 
 async function waitForListening(child: ChildProcess, output: () => string, timeoutMs: number): Promise<string> {

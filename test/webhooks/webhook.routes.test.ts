@@ -91,3 +91,51 @@ describe('webhooks of the sample channel', () => {
     assert.equal(response.body.error.code, 'BOT_ERR_WEBHOOK_CHANNEL_UNAVAILABLE');
   });
 });
+
+describe('webhooks after an admin changes the source', () => {
+  let sources = 0;
+  const createSource = async (secret: string) =>
+    (await t.request('POST', '/api/sources', { as: 'admin', body: { name: `Changing ${(sources += 1)}`, channel: 'sample', settings: { webhook_secret: secret } } })).body as { id: string; ref: string };
+  const postSigned = (ref: string, secret: string, eventId: string) => {
+    const raw = JSON.stringify({ events: [event(eventId, 'hello')] });
+    const signature = createHmac('sha256', secret).update(raw).digest('hex');
+    return t.request('POST', `/api/webhook/${ref}`, { body: raw, headers: { 'content-type': 'application/json', 'x-bot-signature': signature } });
+  };
+  const patch = (id: string, body: object) => t.request('PATCH', `/api/sources/${id}`, { as: 'admin', body });
+
+  test('a new webhook secret applies to the very next webhook', async () => {
+    const changing = await createSource('old-secret');
+    assert.equal((await postSigned(changing.ref, 'old-secret', 'rotate-1')).status, 200, 'the source is now held in memory');
+    assert.equal((await patch(changing.id, { settings: { webhook_secret: 'new-secret' } })).status, 200);
+    assert.equal((await postSigned(changing.ref, 'old-secret', 'rotate-2')).status, 401);
+    assert.equal((await postSigned(changing.ref, 'new-secret', 'rotate-3')).status, 200);
+  });
+
+  test('a deactivated source is seen inactive by the very next webhook, which is still stored', async () => {
+    const changing = await createSource('secret');
+    assert.equal((await postSigned(changing.ref, 'secret', 'deactivate-1')).status, 200);
+    assert.equal((await patch(changing.id, { active: false })).status, 200);
+    assert.equal((await t.services.sourceCache.get(changing.ref))?.active, false);
+    assert.equal((await postSigned(changing.ref, 'secret', 'deactivate-2')).status, 200, 'an inactive source accepts webhooks but runs no workflow');
+    const stored = await t.database.db('inbound_events').where({ source_id: changing.id }).orderBy('event_id').pluck('event_id');
+    assert.deepEqual(stored, ['deactivate-1', 'deactivate-2']);
+  });
+
+  test('a deleted source answers 404 to the very next webhook', async () => {
+    const changing = await createSource('secret');
+    assert.equal((await postSigned(changing.ref, 'secret', 'deleted-1')).status, 200);
+    assert.equal((await t.request('DELETE', `/api/sources/${changing.id}`, { as: 'admin' })).status, 204);
+    const response = await postSigned(changing.ref, 'secret', 'deleted-2');
+    assert.equal(response.status, 404);
+    assert.equal(response.body.error.code, 'BOT_ERR_WEBHOOK_SOURCE_UNKNOWN');
+  });
+
+  test('a source changed behind the admin API (in SQL) is read again once its time in memory is up', async () => {
+    const changing = await createSource('secret');
+    assert.equal((await postSigned(changing.ref, 'secret', 'by-hand-1')).status, 200);
+    await t.database.db('sources').where({ id: changing.id }).update({ settings: JSON.stringify({ webhook_secret: 'set-by-hand' }) });
+    assert.equal((await postSigned(changing.ref, 'set-by-hand', 'by-hand-2')).status, 401, 'the copy in memory is still used');
+    t.clock.advance(60_000);
+    assert.equal((await postSigned(changing.ref, 'set-by-hand', 'by-hand-3')).status, 200);
+  });
+});

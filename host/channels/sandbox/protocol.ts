@@ -17,10 +17,12 @@ import type {
 import type { SerializedError } from './sandbox-error.ts';
 
 /**
- * A webhook request as plain data. `rawBody` is copied into a buffer of its own and transferred,
- * so the worker gets the exact bytes without a second copy.
+ * A webhook request as plain data, without `body`: the worker parses `rawBody` into it before
+ * calling the plugin (parseWebhookBody), so a parsed copy never crosses the thread boundary.
+ * `rawBody` is copied into a buffer of its own and transferred, so the worker gets the exact
+ * bytes without a second copy.
  */
-export type PlainWebhookRequest = WebhookRequest;
+export type PlainWebhookRequest = Omit<WebhookRequest, 'body'>;
 
 /** Host → worker tasks. `source` is only the source being served: a worker never sees others. */
 export type SandboxRequest =

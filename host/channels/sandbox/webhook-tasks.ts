@@ -4,6 +4,7 @@
  */
 import { WebhookResponse, type ChannelSource, type HttpChannelHandler, type PlainInboundEvent, type PlainWebhookResponse, type WebhookRequest } from '@bot-ai/api';
 import { callPlugin, pluginThrew } from './call-plugin.ts';
+import { parseWebhookBody } from './parse-webhook-body.ts';
 import type { PlainWebhookRequest, ReceiveWebhookResult } from './protocol.ts';
 import { errorCode, SandboxError, serializeError } from './sandbox-error.ts';
 
@@ -42,10 +43,13 @@ function isPayloadRejection(error: unknown): boolean {
   return errorCode(error) === PAYLOAD_REJECTED || (error as { name?: unknown } | null)?.name === 'ZodError';
 }
 
-/** A Buffer view over the transferred bytes (no copy), so plugins can use Buffer methods. */
+/**
+ * The request as the plugin sees it: a Buffer view over the transferred bytes (no copy), so
+ * plugins can use Buffer methods, and the body parsed here, in the worker.
+ */
 function toWebhookRequest(request: PlainWebhookRequest): WebhookRequest {
   const { rawBody } = request;
-  return { ...request, rawBody: Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength) };
+  return { ...request, body: parseWebhookBody(rawBody), rawBody: Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength) };
 }
 
 interface EventLike {

@@ -1,13 +1,19 @@
 import { RESERVED_TOOL_NAME } from '../runtime/action-specs.ts';
+import { checkToolCycles } from './check-tool-cycles.ts';
 import type { FoundProblem } from './workflow-problem.ts';
 import { referenceProblem, type WorkflowParts } from './workflow-parts.ts';
 
 /**
  * An `ai_agent` task's `inputs.tools` lists other tasks, offered to the model as tools by name.
  * Each must be a task other than the agent itself, and none may be named `update_memory`: the
- * memory tool has that name, and a custom tool must never shadow it.
+ * memory tool has that name, and a custom tool must never shadow it. Agents may not offer one
+ * another in a cycle either (see {@link checkToolCycles}).
  */
 export function checkAgentTools(parts: WorkflowParts): FoundProblem[] {
+  return [...listProblems(parts), ...checkToolCycles(parts)];
+}
+
+function listProblems(parts: WorkflowParts): FoundProblem[] {
   return [...parts.tasks].flatMap(([agent, task]): FoundProblem[] => {
     if (task.action !== 'ai_agent' || task.inputs?.tools === undefined) return [];
     const tools = task.inputs.tools;

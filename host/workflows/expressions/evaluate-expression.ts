@@ -1,7 +1,7 @@
 import { AppError } from '../../errors/app-error.ts';
 import { compileExpression, ExpressionSyntaxError } from './compile-expression.ts';
 import { expressionBindings, type ExpressionScope } from './expression-bindings.ts';
-import { toPlainData } from './to-plain-data.ts';
+import { ResultBudget, ResultTooLargeError, toPlainData } from './to-plain-data.ts';
 
 export type { ExpressionScope } from './expression-bindings.ts';
 
@@ -18,11 +18,23 @@ export const MAX_EXPRESSION_DEPTH = 2_000;
  */
 export const MAX_EXPRESSION_SEQUENCE = 1_000_000;
 
+/**
+ * Most data (bytes of JSON, roughly) an evaluation may yield. A result becomes a step's inputs,
+ * stored as jsonb in `workflow_run_steps`, and is often sent on; a string function can build
+ * 100 MB well within the time limit (`$pad("", 1e8)`), so the size is bounded on its own.
+ */
+export const MAX_EXPRESSION_RESULT_BYTES = 1024 * 1024;
+
 export interface EvaluateOptions {
   /** Time limit of this evaluation (`BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS`). */
   timeoutMs: number;
   /** Where the expression sits, for error messages (e.g. `inputs.memory.profile.name`). */
   path?: string;
+  /**
+   * What the result may take; default a fresh {@link MAX_EXPRESSION_RESULT_BYTES}. Shared by the
+   * expressions of one task's inputs, so together they stay under it.
+   */
+  budget?: ResultBudget;
 }
 
 const MAX_QUOTED = 120;
@@ -38,6 +50,7 @@ const JSONATA_SEQUENCE_TOO_LONG = 'D2015';
  * no record, a field the message lacks) is `undefined`, which `$exists` tests.
  * Throws BOT_ERR_WORKFLOW_EXPRESSION_TIMEOUT past `timeoutMs` (JSONata checks the clock before
  * every node, so a tight loop is stopped too; the event loop is held about that long at most) and
+ * BOT_ERR_WORKFLOW_EXPRESSION_RESULT_TOO_LARGE past its budget of result bytes, and
  * BOT_ERR_WORKFLOW_EXPRESSION_FAILED otherwise (errors, too deep a recursion, too long a sequence).
  * @example await evaluateExpression('"Hi " & $input.text', run, { timeoutMs: 1000 }) // 'Hi there'
  */
@@ -48,7 +61,8 @@ export async function evaluateExpression(source: string, scope: ExpressionScope,
       maxDepth: MAX_EXPRESSION_DEPTH,
       maxSequenceLength: MAX_EXPRESSION_SEQUENCE,
     });
-    return toPlainData(await expression.evaluate(undefined, await expressionBindings(scope)));
+    const budget = options.budget ?? new ResultBudget(MAX_EXPRESSION_RESULT_BYTES);
+    return toPlainData(await expression.evaluate(undefined, await expressionBindings(scope)), budget);
   } catch (error) {
     throw toExpressionError(source, options, error);
   }
@@ -61,6 +75,13 @@ function toExpressionError(source: string, { timeoutMs, path }: EvaluateOptions,
   const details = { path, expression: `=${source}`, jsonataCode: code, position };
   if (code === JSONATA_TIMEOUT) {
     return new AppError('BOT_ERR_WORKFLOW_EXPRESSION_TIMEOUT', `${where} ran longer than ${timeoutMs} ms`, details, { cause: error });
+  }
+  if (error instanceof ResultTooLargeError) {
+    const limit = error.limitBytes;
+    return new AppError('BOT_ERR_WORKFLOW_EXPRESSION_RESULT_TOO_LARGE', `${where} evaluated to more than ${limit} bytes of data (counted with the task's other inputs)`, {
+      ...details,
+      limitBytes: limit,
+    }, { cause: error });
   }
   return new AppError('BOT_ERR_WORKFLOW_EXPRESSION_FAILED', `${where} ${failureReason(error, code, message)}`, details, { cause: error });
 }

@@ -1,12 +1,15 @@
 import { isExpression } from './compile-expression.ts';
-import { evaluateExpression, type EvaluateOptions, type ExpressionScope } from './evaluate-expression.ts';
+import { evaluateExpression, MAX_EXPRESSION_RESULT_BYTES, type EvaluateOptions, type ExpressionScope } from './evaluate-expression.ts';
+import { ResultBudget } from './to-plain-data.ts';
 
 /**
  * Evaluates a task's inputs: walks them deeply and replaces every string starting with "=" by
  * the result of its expression; other values are copied as they are. Each expression is
  * evaluated exactly once and its result is data, never walked again: a subscriber who types
  * `=$context` gets that text echoed, not the run's context. Expressions run one after another,
- * each with its own time limit; the first failure stops the walk with its coded error.
+ * each with its own time limit, and all of them share one budget of result bytes
+ * ({@link MAX_EXPRESSION_RESULT_BYTES}), so many expressions cannot add up to what one may not
+ * yield; the first failure stops the walk with its coded error.
  * @example await evaluateInputs({ text: '="Hi " & $input.text' }, run, { timeoutMs: 1000 }) // { text: 'Hi there' }
  */
 export async function evaluateInputs(
@@ -14,7 +17,8 @@ export async function evaluateInputs(
   scope: ExpressionScope,
   options: Omit<EvaluateOptions, 'path'>,
 ): Promise<Record<string, unknown>> {
-  return (await evaluateValue(inputs, 'inputs', scope, options)) as Record<string, unknown>;
+  const budget = options.budget ?? new ResultBudget(MAX_EXPRESSION_RESULT_BYTES);
+  return (await evaluateValue(inputs, 'inputs', scope, { ...options, budget })) as Record<string, unknown>;
 }
 
 async function evaluateValue(value: unknown, path: string, scope: ExpressionScope, options: Omit<EvaluateOptions, 'path'>): Promise<unknown> {

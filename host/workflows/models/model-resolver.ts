@@ -5,15 +5,19 @@ import type { TaskDef, WorkflowDocument } from '../document/workflow-document.ts
 import type { ModelResolver } from '../runtime/action.ts';
 import type { LanguageModelV4 } from './language-model-types.ts';
 import { parseModelSettings, type ModelSettings } from './model-settings.ts';
+import type { NamedApiKey } from './named-api-keys.ts';
 import { OfflineLanguageModel } from './offline/offline-language-model.ts';
 import { createOpenAiCompatibleModel, type OpenAiCompatibleConnection } from './openai-compatible-model.ts';
 import { callTimeoutMiddleware } from './call-timeout-middleware.ts';
 import { retryMiddleware } from './retry-middleware.ts';
 
 export interface ModelResolverOptions {
-  config: Pick<Config, 'BOT_AI_BASE_URL' | 'BOT_AI_API_KEY' | 'BOT_AI_REQUEST_TIMEOUT_MS' | 'BOT_AI_MAX_RETRIES'>;
-  /** From `readNamedApiKeys(process.env)` at start. */
-  namedApiKeys: ReadonlyMap<string, string>;
+  config: Pick<
+    Config,
+    'BOT_AI_BASE_URL' | 'BOT_AI_API_KEY' | 'BOT_AI_ALLOW_WORKFLOW_BASE_URL' | 'BOT_AI_REQUEST_TIMEOUT_MS' | 'BOT_AI_MAX_RETRIES'
+  >;
+  /** From `readNamedApiKeys(process.env)` at start: each key with the URL it is bound to. */
+  namedApiKeys: ReadonlyMap<string, NamedApiKey>;
 }
 
 /**
@@ -31,6 +35,7 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
     baseUrl: options.config.BOT_AI_BASE_URL,
     apiKey: options.config.BOT_AI_API_KEY,
     namedApiKeys: options.namedApiKeys,
+    allowWorkflowBaseUrl: options.config.BOT_AI_ALLOW_WORKFLOW_BASE_URL,
   };
   return {
     modelFor(task: TaskDef, document: WorkflowDocument): LanguageModel {

@@ -36,8 +36,9 @@ export interface ModelSettingsProblem {
 }
 
 /**
- * Every problem with a model def's settings, for workflow validation and for the resolver.
- * Messages never repeat a value, since a misplaced `api_key` would otherwise be echoed.
+ * Every problem with a model def's settings, for workflow validation (when it is saved) and for
+ * the resolver (when it runs). Messages never repeat a value, since a misplaced `api_key` would
+ * otherwise be echoed.
  *
  * @example
  * modelSettingsProblems({ provider: 'openai-compatible', model_id: 'gpt-4o-mini', api_key: 'sk-…' });
@@ -48,13 +49,26 @@ export function modelSettingsProblems(settings: unknown): ModelSettingsProblem[]
     return [{ path: ['api_key'], message: 'API keys never go in a workflow: set BOT_AI_API_KEY_<NAME> and name it in api_key_env' }];
   }
   const result = modelSettingsSchema.safeParse(settings);
-  if (result.success) return [];
-  return result.error.issues.flatMap((issue): ModelSettingsProblem[] => {
+  const shapeProblems = result.success ? [] : result.error.issues.flatMap((issue): ModelSettingsProblem[] => {
     const path = issue.path.map(String);
     // One problem per unknown key, at that key, so the YAML path points at the typo.
     if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...path, key], message: `is not a setting of this provider` }));
     return [{ path, message: issue.message }];
   });
+  return [...shapeProblems, ...keyDestinationProblems(settings)];
+}
+
+/**
+ * A named key goes only to the URL the operator bound to it (`BOT_AI_BASE_URL_<NAME>`): were a
+ * def allowed both, anyone who may edit a workflow could send the key to their own server.
+ */
+function keyDestinationProblems(settings: unknown): ModelSettingsProblem[] {
+  if (!isRecord(settings) || settings['provider'] !== 'openai-compatible') return [];
+  if (settings['base_url'] === undefined || settings['api_key_env'] === undefined) return [];
+  return [{
+    path: ['base_url'],
+    message: 'cannot be set with api_key_env: the key BOT_AI_API_KEY_<NAME> is only ever sent to the URL in BOT_AI_BASE_URL_<NAME>; remove base_url',
+  }];
 }
 
 /** The settings of model def `defName`, parsed; throws `BOT_ERR_AI_MODEL_SETTINGS_INVALID` listing every problem. */

@@ -1,17 +1,40 @@
 import { API_KEY_ENV_PATTERN } from './model-settings.ts';
 
+const KEY_PREFIX = 'BOT_AI_API_KEY_';
+const URL_PREFIX = 'BOT_AI_BASE_URL_';
+
+/** A named key and the one URL it may be sent to. */
+export interface NamedApiKey {
+  key: string;
+  /** The variable naming that URL (`BOT_AI_BASE_URL_<NAME>`), for error messages. */
+  baseUrlEnv: string;
+  /** Its value; undefined when unset or not an http(s) URL, and then the key is never sent. */
+  baseUrl: string | undefined;
+}
+
 /**
  * The extra API keys model defs may name in `settings.api_key_env`: every non-empty
- * `BOT_AI_API_KEY_<NAME>` variable, read once at start (like the rest of the configuration) so
- * a workflow can never read any other environment variable, and a key is never written in YAML.
+ * `BOT_AI_API_KEY_<NAME>` variable, each with the `BOT_AI_BASE_URL_<NAME>` it is bound to. Read
+ * once at start (like the rest of the configuration) so a workflow can never read any other
+ * environment variable, a key is never written in YAML, and — since the URL comes from the
+ * operator too — a workflow editor can never send a key to a server of their choosing.
  *
  * @example
- * const namedApiKeys = readNamedApiKeys(process.env); // Map { 'BOT_AI_API_KEY_GROQ' => 'gsk_…' }
+ * readNamedApiKeys(process.env);
+ * // Map { 'BOT_AI_API_KEY_GROQ' => { key: 'gsk_…', baseUrlEnv: 'BOT_AI_BASE_URL_GROQ', baseUrl: 'https://api.groq.com/openai/v1' } }
  */
-export function readNamedApiKeys(env: NodeJS.ProcessEnv): ReadonlyMap<string, string> {
-  const keys = new Map<string, string>();
+export function readNamedApiKeys(env: NodeJS.ProcessEnv): ReadonlyMap<string, NamedApiKey> {
+  const keys = new Map<string, NamedApiKey>();
   for (const [name, value] of Object.entries(env)) {
-    if (API_KEY_ENV_PATTERN.test(name) && value) keys.set(name, value);
+    if (!API_KEY_ENV_PATTERN.test(name) || !value) continue;
+    const baseUrlEnv = URL_PREFIX + name.slice(KEY_PREFIX.length);
+    keys.set(name, { key: value, baseUrlEnv, baseUrl: httpUrlOrUndefined(env[baseUrlEnv]) });
   }
   return keys;
+}
+
+function httpUrlOrUndefined(value: string | undefined): string | undefined {
+  if (!value || !URL.canParse(value)) return undefined;
+  const { protocol } = new URL(value);
+  return protocol === 'http:' || protocol === 'https:' ? value : undefined;
 }

@@ -2,62 +2,86 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { wrapLanguageModel } from 'ai';
 import { AppError } from '../../errors/app-error.ts';
 import type { LanguageModelV4 } from './language-model-types.ts';
-import type { OpenAiCompatibleSettings } from './model-settings.ts';
+import type { ModelSettingsProblem, OpenAiCompatibleSettings } from './model-settings.ts';
+import type { NamedApiKey } from './named-api-keys.ts';
 
-/** Where `openai-compatible` models connect by default, and the keys they may use. */
+/** Where `openai-compatible` models may connect, and with which keys: all set by the operator. */
 export interface OpenAiCompatibleConnection {
   /** BOT_AI_BASE_URL */
   baseUrl: string | undefined;
   /** BOT_AI_API_KEY: only ever sent to `baseUrl`. */
   apiKey: string | undefined;
-  /** BOT_AI_API_KEY_<NAME> variables, for `settings.api_key_env`. */
-  namedApiKeys: ReadonlyMap<string, string>;
+  /** BOT_AI_API_KEY_<NAME> variables, for `settings.api_key_env`, each only sent to its BOT_AI_BASE_URL_<NAME>. */
+  namedApiKeys: ReadonlyMap<string, NamedApiKey>;
+  /** BOT_AI_ALLOW_WORKFLOW_BASE_URL: whether a def's `settings.base_url` may be called at all. */
+  allowWorkflowBaseUrl: boolean;
+}
+
+/** The URL one model calls and the key it sends there, if any. */
+interface Endpoint {
+  baseURL: string;
+  apiKey: string | undefined;
 }
 
 /**
  * A chat model of any OpenAI-compatible API (OpenAI, Ollama, vLLM, LM Studio, …): `POST
- * <base URL>/chat/completions` with a bearer key. The key is the one `settings.api_key_env`
- * names, else BOT_AI_API_KEY when the model talks to BOT_AI_BASE_URL, else none (local servers
- * need none) — so a workflow that points `base_url` elsewhere cannot carry the default key there.
+ * <base URL>/chat/completions` with a bearer key. Every key is bound to the URL the operator
+ * configured for it, so no workflow can carry a key anywhere else:
+ * - `settings.api_key_env` names BOT_AI_API_KEY_<NAME>: sent to BOT_AI_BASE_URL_<NAME> only;
+ * - `settings.base_url` (when BOT_AI_ALLOW_WORKFLOW_BASE_URL is on): called with no key;
+ * - neither: BOT_AI_API_KEY, sent to BOT_AI_BASE_URL.
  */
 export function createOpenAiCompatibleModel(
   defName: string,
   settings: OpenAiCompatibleSettings,
   connection: OpenAiCompatibleConnection,
 ): LanguageModelV4 {
-  const baseURL = settings.base_url ?? connection.baseUrl;
-  if (!baseURL) {
-    throw new AppError(
-      'BOT_ERR_AI_BASE_URL_MISSING',
-      `Model "${defName}" uses the openai-compatible provider, but no base URL is configured: set BOT_AI_BASE_URL or settings.base_url`,
-      { model: defName },
-    );
-  }
-  const provider = createOpenAICompatible({
-    name: 'openai-compatible',
-    baseURL,
-    apiKey: apiKeyFor(defName, settings, connection, baseURL),
-    supportsStructuredOutputs: true,
-  });
+  const { baseURL, apiKey } = endpointFor(defName, settings, connection);
+  const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey, supportsStructuredOutputs: true });
   return wrapLanguageModel({ model: provider.chatModel(settings.model_id), middleware: { transformParams: nonStrictSchemas } });
 }
 
-function apiKeyFor(
-  defName: string,
-  settings: OpenAiCompatibleSettings,
-  connection: OpenAiCompatibleConnection,
-  baseURL: string,
-): string | undefined {
-  if (settings.api_key_env) {
-    const key = connection.namedApiKeys.get(settings.api_key_env);
-    if (key) return key;
+function endpointFor(defName: string, settings: OpenAiCompatibleSettings, connection: OpenAiCompatibleConnection): Endpoint {
+  if (settings.api_key_env) return namedEndpoint(defName, settings, connection);
+  if (settings.base_url) return workflowEndpoint(defName, settings.base_url, connection);
+  if (!connection.baseUrl) {
     throw new AppError(
-      'BOT_ERR_AI_MODEL_SETTINGS_INVALID',
-      `Model "${defName}" names ${settings.api_key_env} in api_key_env, but that variable was not set when the host started`,
-      { model: defName, problems: [{ path: ['api_key_env'], message: 'is not set' }] },
+      'BOT_ERR_AI_BASE_URL_MISSING',
+      `Model "${defName}" uses the openai-compatible provider, but no base URL is configured: set BOT_AI_BASE_URL`,
+      { model: defName },
     );
   }
-  return baseURL === connection.baseUrl ? connection.apiKey : undefined;
+  return { baseURL: connection.baseUrl, apiKey: connection.apiKey };
+}
+
+function namedEndpoint(defName: string, settings: OpenAiCompatibleSettings, connection: OpenAiCompatibleConnection): Endpoint {
+  const env = settings.api_key_env!;
+  const named = connection.namedApiKeys.get(env);
+  // Settings are checked before a model is built; this is the last guard before a key leaves.
+  if (named?.baseUrl && settings.base_url === undefined) return { baseURL: named.baseUrl, apiKey: named.key };
+  const problem = namedKeyProblem(env, settings, named);
+  throw new AppError('BOT_ERR_AI_MODEL_SETTINGS_INVALID', `Model "${defName}" has invalid settings: settings.${problem.path.join('.')}: ${problem.message}`, {
+    model: defName,
+    problems: [problem],
+  });
+}
+
+function namedKeyProblem(env: string, settings: OpenAiCompatibleSettings, named: NamedApiKey | undefined): ModelSettingsProblem {
+  if (settings.base_url !== undefined) return { path: ['base_url'], message: 'cannot be set with api_key_env' };
+  if (!named) return { path: ['api_key_env'], message: `${env} was not set when the host started` };
+  return { path: ['api_key_env'], message: `${named.baseUrlEnv} is not set to an http(s) URL, and ${env} is only ever sent there` };
+}
+
+function workflowEndpoint(defName: string, baseUrl: string, connection: OpenAiCompatibleConnection): Endpoint {
+  if (!connection.allowWorkflowBaseUrl) {
+    throw new AppError(
+      'BOT_ERR_AI_BASE_URL_FORBIDDEN',
+      `Model "${defName}" sets settings.base_url, which this host does not allow (BOT_AI_ALLOW_WORKFLOW_BASE_URL is off): use BOT_AI_BASE_URL, or api_key_env with BOT_AI_BASE_URL_<NAME>`,
+      { model: defName },
+    );
+  }
+  // An address the workflow chose gets no key: the keys belong to the operator's URLs.
+  return { baseURL: baseUrl, apiKey: undefined };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { AppError } from '../../errors/app-error.ts';
 import type { WorkflowDocument, TaskDef } from '../document/workflow-document.ts';
 import type {
   ActionServices,
@@ -13,6 +14,13 @@ import type {
 } from './action.ts';
 import { isActionName } from './action-specs.ts';
 import { describeError, type StepError } from './describe-error.ts';
+import { storableJson } from '../../json/storable.ts';
+
+/**
+ * How deep agent tools may nest (an agent's tool that is an agent calling a tool, …). Saving
+ * refuses tool cycles; this bounds a document that escaped that check, e.g. one saved earlier.
+ */
+const MAX_TOOL_DEPTH = 3;
 
 /** A run's memory plus the clean-up the runner owes it (run-scope records removed). */
 export type RunMemoryHandle = RunMemory & { end(): Promise<void> };
@@ -51,6 +59,8 @@ export interface StepRecord {
   task: string;
   action: string;
   status: 'succeeded' | 'failed';
+  /** Taken from an earlier attempt of the same event instead of run again. */
+  reused: boolean;
   inputs: Record<string, unknown> | null;
   output: unknown;
   error: StepError | null;
@@ -95,9 +105,11 @@ export class WorkflowRunner {
     let error: StepError | null = null;
     let memory: RunMemoryHandle | undefined;
     try {
+      const journal = await this.#journal(request);
       memory = await this.deps.openMemory(run);
       for (const [position, step] of request.document.flow.entries()) {
-        const record = await this.#runStep(position, step.do, run, memory, request);
+        const done = journal.get(position);
+        const record = done?.task === step.do ? await this.#reuseStep(position, done, run) : await this.#runStep(position, step.do, run, memory, request);
         steps.push(record);
         if (record.error) {
           error = record.error;
@@ -112,8 +124,53 @@ export class WorkflowRunner {
     const status = error ? 'failed' : 'succeeded';
     await this.deps.db('workflow_runs')
       .where({ id: runId })
-      .update({ status, error: error ? JSON.stringify(error) : null, finished_at: this.deps.now() });
+      .update({ status, error: error ? storableJson(error) : null, finished_at: this.deps.now() });
     return { runId, status, steps, error };
+  }
+
+  /**
+   * The steps an earlier attempt of the same event (same workflow version) completed. A retried
+   * run reuses their outputs instead of running them again, so a memory write, a model call or
+   * a counter increment happens once per event, not once per attempt.
+   */
+  async #journal(request: RunRequest): Promise<Map<number, { task: string; output: unknown }>> {
+    if (!request.inboundEventId) return new Map();
+    const rows: { position: number; task: string; output: unknown }[] = await this.deps.db('workflow_run_steps as s')
+      .join('workflow_runs as r', 'r.id', 's.run_id')
+      .where({ 'r.inbound_event_id': request.inboundEventId, 'r.workflow_version': request.workflowVersion, 's.status': 'succeeded' })
+      .orderBy('r.started_at', 'asc')
+      .select('s.position', 's.task', 's.output');
+    return new Map(rows.map((row) => [row.position, { task: row.task, output: row.output }]));
+  }
+
+  async #reuseStep(position: number, done: { task: string; output: unknown }, run: RunState): Promise<StepRecord> {
+    const task = run.document.defs[done.task] as TaskDef;
+    run.outputs[done.task] = done.output;
+    const at = this.deps.now().toISOString();
+    const record: StepRecord = {
+      position,
+      task: done.task,
+      action: task.action,
+      status: 'succeeded',
+      reused: true,
+      inputs: null,
+      output: done.output,
+      error: null,
+      startedAt: at,
+      finishedAt: at,
+    };
+    await this.deps.db('workflow_run_steps').insert({
+      run_id: run.runId,
+      position,
+      task: done.task,
+      action: task.action,
+      status: 'succeeded',
+      reused: true,
+      output: storableJson(done.output),
+      started_at: at,
+      finished_at: at,
+    });
+    return record;
   }
 
   async #runStep(position: number, taskName: string, run: RunState, memory: RunMemory, request: RunRequest): Promise<StepRecord> {
@@ -135,6 +192,7 @@ export class WorkflowRunner {
       task: taskName,
       action: task.action,
       status: error ? 'failed' : 'succeeded',
+      reused: false,
       inputs,
       output,
       error,
@@ -147,16 +205,16 @@ export class WorkflowRunner {
       task: taskName,
       action: task.action,
       status: record.status,
-      inputs: JSON.stringify(inputs),
-      output: JSON.stringify(output),
-      error: error ? JSON.stringify(error) : null,
+      inputs: storableJson(inputs),
+      output: storableJson(output),
+      error: error ? storableJson(error) : null,
       started_at: record.startedAt,
       finished_at: record.finishedAt,
     });
     return record;
   }
 
-  #services(run: RunState, memory: RunMemory, outbox: RunOutbox, history: ConversationHistory): ActionServices {
+  #services(run: RunState, memory: RunMemory, outbox: RunOutbox, history: ConversationHistory, toolDepth = 0): ActionServices {
     return {
       memory,
       outbox,
@@ -165,10 +223,13 @@ export class WorkflowRunner {
       tasks: {
         // An agent's custom tool: the named task with the tool call's arguments as `$input`.
         runTask: async (taskName, toolInput) => {
+          if (toolDepth >= MAX_TOOL_DEPTH) {
+            throw new AppError('BOT_ERR_WORKFLOW_TOOL_DEPTH_EXCEEDED', `Tool "${taskName}" would nest deeper than ${MAX_TOOL_DEPTH} agent tool calls`, { task: taskName, maxDepth: MAX_TOOL_DEPTH });
+          }
           const task = run.document.defs[taskName] as TaskDef;
           const toolRun: RunState = { ...run, input: { message_type: 'tool_call', ...toolInput } };
           const inputs = await this.deps.evaluateInputs(task.inputs ?? {}, toolRun);
-          return this.#action(task).run({ taskName, task, inputs, run: toolRun }, this.#services(toolRun, memory, outbox, history));
+          return this.#action(task).run({ taskName, task, inputs, run: toolRun }, this.#services(toolRun, memory, outbox, history, toolDepth + 1));
         },
       },
     };
@@ -191,7 +252,7 @@ export class WorkflowRunner {
       thread_id: run.threadId ?? null,
       inbound_event_id: request.inboundEventId ?? null,
       status: 'running',
-      input: JSON.stringify(run.input),
+      input: storableJson(run.input),
       started_at: this.deps.now(),
     });
   }

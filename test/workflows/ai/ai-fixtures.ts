@@ -3,6 +3,7 @@ import nock from 'nock';
 import type { Config } from '../../../host/config/config.schema.ts';
 import type { TaskDef, WorkflowDocument } from '../../../host/workflows/document/workflow-document.ts';
 import { createModelResolver } from '../../../host/workflows/models/model-resolver.ts';
+import type { NamedApiKey } from '../../../host/workflows/models/named-api-keys.ts';
 import type {
   ActionInvocation,
   ActionServices,
@@ -19,16 +20,20 @@ export const AI_ORIGIN = 'http://llm.test';
 export const AI_BASE_URL = `${AI_ORIGIN}/v1`;
 export const AI_API_KEY = 'sk-test-0123456789-very-secret';
 
-export type AiConfig = Pick<Config, 'BOT_AI_BASE_URL' | 'BOT_AI_API_KEY' | 'BOT_AI_REQUEST_TIMEOUT_MS' | 'BOT_AI_MAX_RETRIES'>;
+export type AiConfig = Pick<
+  Config,
+  'BOT_AI_BASE_URL' | 'BOT_AI_API_KEY' | 'BOT_AI_ALLOW_WORKFLOW_BASE_URL' | 'BOT_AI_REQUEST_TIMEOUT_MS' | 'BOT_AI_MAX_RETRIES'
+>;
 
 export const TEST_AI_CONFIG: AiConfig = {
   BOT_AI_BASE_URL: AI_BASE_URL,
   BOT_AI_API_KEY: AI_API_KEY,
+  BOT_AI_ALLOW_WORKFLOW_BASE_URL: false,
   BOT_AI_REQUEST_TIMEOUT_MS: 1_000,
   BOT_AI_MAX_RETRIES: 0,
 };
 
-export function testModels(config: Partial<AiConfig> = {}, namedApiKeys = new Map<string, string>()): ModelResolver {
+export function testModels(config: Partial<AiConfig> = {}, namedApiKeys: ReadonlyMap<string, NamedApiKey> = new Map()): ModelResolver {
   return createModelResolver({ config: { ...TEST_AI_CONFIG, ...config }, namedApiKeys });
 }
 

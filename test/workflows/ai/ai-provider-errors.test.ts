@@ -109,26 +109,6 @@ test('a task with no model binding, or a binding to something else, fails with B
   await assert.rejects(generate(testModels(), wrong), { code: 'BOT_ERR_AI_MODEL_UNBOUND' });
 });
 
-test('a model def with settings.base_url gets the key its api_key_env names, and never the default key', async () => {
-  const other = { kind: 'model', settings: { provider: 'openai-compatible', model_id: 'llama', base_url: 'http://other.test/api' } } as const;
-  const named = { kind: 'model', settings: { ...other.settings, api_key_env: 'BOT_AI_API_KEY_OTHER' } } as const;
-  const models = testModels({}, new Map([['BOT_AI_API_KEY_OTHER', 'other-key']]));
-  const server = chatServer(
-    [
-      [200, completion({ content: 'a' })],
-      [200, completion({ content: 'b' })],
-    ],
-    'http://other.test',
-    '/api/chat/completions',
-  );
-
-  await generate(models, documentWith(textTask, {}, other));
-  await generate(models, documentWith(textTask, {}, named));
-
-  assert.deepEqual(server.authorizations, [null, 'Bearer other-key']);
-  assert.deepEqual(server.bodies.map(({ model }) => model), ['llama', 'llama']);
-});
-
 test('an api_key_env naming a variable that was not set fails with BOT_ERR_AI_MODEL_SETTINGS_INVALID', async () => {
   const named = { kind: 'model', settings: { provider: 'openai-compatible', model_id: 'm', api_key_env: 'BOT_AI_API_KEY_MISSING' } } as const;
   await assert.rejects(generate(testModels(), documentWith(textTask, {}, named)), { code: 'BOT_ERR_AI_MODEL_SETTINGS_INVALID' });

@@ -8,10 +8,17 @@ import { CHAT_MODEL, documentWith, OFFLINE_MODEL, testModels } from './ai-fixtur
 const cases: [string, unknown, string[][]][] = [
   ['an offline model', { provider: 'offline', model_id: 'demo' }, []],
   ['an openai-compatible model on the default URL', { provider: 'openai-compatible', model_id: 'gpt-4o-mini' }, []],
+  ['a named key (its URL is the operator\'s)', { provider: 'openai-compatible', model_id: 'llama-3.1-8b', api_key_env: 'BOT_AI_API_KEY_GROQ' }, []],
+  ['a base URL of its own, without a key', { provider: 'openai-compatible', model_id: 'llama3.2', base_url: 'http://127.0.0.1:11434/v1' }, []],
   [
-    'a local server with its own key',
-    { provider: 'openai-compatible', model_id: 'llama3.2', base_url: 'http://127.0.0.1:11434/v1', api_key_env: 'BOT_AI_API_KEY_OLLAMA' },
-    [],
+    'a named key sent to a base URL of its own',
+    { provider: 'openai-compatible', model_id: 'llama3.2', base_url: 'http://attacker.test/v1', api_key_env: 'BOT_AI_API_KEY_GROQ' },
+    [['base_url']],
+  ],
+  [
+    'a named key sent to a base URL of its own, beside a typo',
+    { provider: 'openai-compatible', model_id: 'x', base_url: 'http://attacker.test/v1', api_key_env: 'BOT_AI_API_KEY_GROQ', temprature: 1 },
+    [['temprature'], ['base_url']],
   ],
   ['an unknown provider', { provider: 'openai', model_id: 'x' }, [['provider']]],
   ['no model id', { provider: 'offline' }, [['model_id']]],
@@ -29,9 +36,24 @@ for (const [what, settings, paths] of cases) {
   });
 }
 
-test('reads only non-empty BOT_AI_API_KEY_<NAME> variables', () => {
-  const keys = readNamedApiKeys({ BOT_AI_API_KEY_GROQ: 'g', BOT_AI_API_KEY_EMPTY: '', BOT_AI_API_KEY: 'default', BOT_AUTH_SECRET: 's', HOME: '/root' });
-  assert.deepEqual([...keys], [['BOT_AI_API_KEY_GROQ', 'g']]);
+test('reads only non-empty BOT_AI_API_KEY_<NAME> variables, each bound to its BOT_AI_BASE_URL_<NAME>', () => {
+  const keys = readNamedApiKeys({
+    BOT_AI_API_KEY_GROQ: 'g',
+    BOT_AI_BASE_URL_GROQ: 'https://api.groq.com/openai/v1',
+    BOT_AI_API_KEY_LOCAL: 'l',
+    BOT_AI_BASE_URL_LOCAL: 'file:///etc/passwd',
+    BOT_AI_API_KEY_LONE: 'x',
+    BOT_AI_BASE_URL_NOKEY: 'https://nokey.test/v1',
+    BOT_AI_API_KEY_EMPTY: '',
+    BOT_AI_API_KEY: 'default',
+    BOT_AUTH_SECRET: 's',
+    HOME: '/root',
+  });
+  assert.deepEqual(Object.fromEntries(keys), {
+    BOT_AI_API_KEY_GROQ: { key: 'g', baseUrlEnv: 'BOT_AI_BASE_URL_GROQ', baseUrl: 'https://api.groq.com/openai/v1' },
+    BOT_AI_API_KEY_LOCAL: { key: 'l', baseUrlEnv: 'BOT_AI_BASE_URL_LOCAL', baseUrl: undefined },
+    BOT_AI_API_KEY_LONE: { key: 'x', baseUrlEnv: 'BOT_AI_BASE_URL_LONE', baseUrl: undefined },
+  });
 });
 
 test('resolves each model def once: the task binding wins over the workflow binding, and equal settings share a model', () => {

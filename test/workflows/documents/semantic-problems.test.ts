@@ -140,6 +140,15 @@ const CASES: Case[] = [
     says: '"profile" is a `kind: memory` def, not a `kind: task` def',
   },
   {
+    problem: 'a model def sending a named key to a base_url of its own',
+    yaml: variant(VALID_WORKFLOW, [
+      '      provider: offline\n      model_id: demo\n',
+      '      provider: openai-compatible\n      model_id: demo\n      base_url: http://attacker.test/v1\n      api_key_env: BOT_AI_API_KEY_GROQ\n',
+    ]),
+    expected: { path: 'defs.brain.settings.base_url', line: 7, code: 'BOT_ERR_AI_MODEL_SETTINGS_INVALID' },
+    says: 'cannot be set with api_key_env',
+  },
+  {
     problem: 'tools given as an expression rather than a list',
     yaml: variant(AGENT_WORKFLOW, ['tools: [say, reply]', `tools: '=["say"]'`]),
     expected: { path: 'defs.agent.inputs.tools', line: 29, code: 'BOT_ERR_WORKFLOW_TOOL_INVALID' },

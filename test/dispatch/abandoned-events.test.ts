@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import pino from 'pino';
+import { enqueueInboundEvents } from '../../host/dispatch/enqueue-inbound-events.ts';
+import { failAbandonedEvents } from '../../host/dispatch/fail-abandoned-events.ts';
+import { InboundEventProcessor } from '../../host/dispatch/inbound-event-processor.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+let database: TestDatabase;
+let sourceId: string;
+before(async () => {
+  database = await createTestDatabase();
+  [{ id: sourceId }] = await database.db('sources').insert({ ref: 'ref-abandoned', name: 'Platform', channel: 'sample', settings: '{}' }).returning('id');
+});
+after(() => database.close());
+
+async function insertEvent(eventId: string, fields: Record<string, unknown> = {}): Promise<string> {
+  const [row] = await database.db('inbound_events')
+    .insert({ source_id: sourceId, event_id: eventId, sender_foreign_id: 'u1', event: JSON.stringify({ eventId }), ...fields })
+    .returning('id');
+  return row.id;
+}
+
+test('an event whose last attempt died with its host becomes a dead letter, and its spent job goes', async () => {
+  const id = await insertEvent('last-attempt', { status: 'running', attempts: 2 });
+  await enqueueInboundEvents(database.db, [{ id, source_id: sourceId, sender_foreign_id: 'u1' }], 2);
+  // What graphile-worker leaves after the lease reclaim frees a job whose attempts are all used.
+  await database.db.raw('UPDATE graphile_worker._private_jobs SET attempts = max_attempts, locked_at = NULL, locked_by = NULL');
+  const untouched = await insertEvent('still-queued');
+  await enqueueInboundEvents(database.db, [{ id: untouched, source_id: sourceId, sender_foreign_id: 'u2' }], 2);
+
+  assert.equal(await failAbandonedEvents(database.db), 1);
+  const row = await database.db('inbound_events').where({ id }).first();
+  assert.equal(row.status, 'failed');
+  assert.match(row.reason, /stopped during the last attempt/);
+  const { rows } = await database.db.raw(`SELECT payload->>'inboundEventId' AS id FROM graphile_worker._private_jobs`);
+  assert.deepEqual(rows.map((job: { id: string }) => job.id), [untouched], 'only the spent job went');
+});
+
+test("a live instance's claim is respected; an expired one is taken over, and the runs it left are ended", async () => {
+  const processor = new InboundEventProcessor({
+    db: database.db,
+    claimTimeoutMs: 60_000,
+    endRunMemory: async (runId: string) => database.db('memory_records').where({ run_id: runId }).delete(),
+    logger: pino({ level: 'silent' }),
+  } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
+  const live = await insertEvent('claimed-live', { status: 'running', claimed_at: new Date(), claim_token: '00000000-0000-4000-8000-000000000001' });
+  await assert.rejects(processor.process(live, { number: 1, maxAttempts: 3 }), { code: 'BOT_ERR_INBOUND_EVENT_BUSY' });
+  assert.equal((await database.db('inbound_events').where({ id: live }).first()).claim_token, '00000000-0000-4000-8000-000000000001');
+
+  const stale = await insertEvent('claimed-stale', { status: 'running', claimed_at: new Date(Date.now() - 3_600_000) });
+  const [run] = await database.db('workflow_runs')
+    .insert({ workflow_id: '00000000-0000-4000-8000-000000000000', workflow_version: 1, mode: 'live', owner_id: 'o', status: 'running', input: '{}', inbound_event_id: stale })
+    .returning('id');
+  // The source row has no workflow: the event is skipped, which is enough to see the takeover.
+  await processor.process(stale, { number: 2, maxAttempts: 3 });
+  const event = await database.db('inbound_events').where({ id: stale }).first();
+  assert.deepEqual([event.status, event.claim_token], ['skipped', null]);
+  const abandoned = await database.db('workflow_runs').where({ id: run.id }).first();
+  assert.equal(abandoned.status, 'failed');
+  assert.equal(abandoned.error.code, 'BOT_ERR_WORKFLOW_RUN_ABANDONED');
+});

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import type { Knex } from 'knex';
+
+/** Where the pipeline stood, read from the database (the host being dead or stopped). */
+export interface CrashSnapshot {
+  /** Status of each inbound event, by the platform's event id. */
+  statuses: Map<string, string>;
+  /** Events not yet `done` or `skipped`. */
+  unfinished: number;
+  /** Sends recorded `pending`: attempted, outcome not recorded. */
+  pendingSendKeys: string[];
+  /** How long before this reading each pending send was recorded, in ms. */
+  pendingAgesMs: number[];
+  /** Workflow runs still marked `running`. */
+  runningRuns: number;
+  repliesReceived: number;
+}
+
+/** One reply the outbox recorded, with the platform event id it answers. */
+export interface ReplyRecord {
+  sendKey: string;
+  eventId: string;
+  status: 'pending' | 'sent' | 'failed' | 'uncertain';
+  attempts: number;
+}
+
+export async function readCrashSnapshot(db: Knex, eventIds: string[], repliesReceived: number): Promise<CrashSnapshot> {
+  const events: { event_id: string; status: string }[] = await db('inbound_events').whereIn('event_id', eventIds).select('event_id', 'status');
+  const pending: { send_key: string; age_ms: string }[] = await db('outbound_messages')
+    .where({ status: 'pending' })
+    .select('send_key', db.raw('round(extract(epoch from clock_timestamp() - created_at) * 1000) AS age_ms'));
+  const [running] = await db('workflow_runs').where({ status: 'running' }).count({ count: '*' });
+  return {
+    statuses: new Map(events.map((row) => [row.event_id, row.status])),
+    unfinished: events.filter((row) => row.status !== 'done' && row.status !== 'skipped').length,
+    pendingSendKeys: pending.map((row) => row.send_key),
+    pendingAgesMs: pending.map((row) => Number(row.age_ms)),
+    runningRuns: Number(running!.count),
+    repliesReceived,
+  };
+}
+
+export async function readReplyRecords(db: Knex): Promise<ReplyRecord[]> {
+  const rows: { send_key: string; event_id: string; status: ReplyRecord['status']; attempts: number }[] = await db('outbound_messages as o')
+    .join('inbound_events as e', 'e.id', 'o.inbound_event_id')
+    .select('o.send_key', 'e.event_id', 'o.status', 'o.attempts');
+  return rows.map((row) => ({ sendKey: row.send_key, eventId: row.event_id, status: row.status, attempts: row.attempts }));
+}
+
+/** Polls until every listed event is `done`, `skipped` or `failed`. */
+export async function waitUntilFinished(db: Knex, eventIds: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows: { status: string }[] = await db('inbound_events').whereIn('event_id', eventIds).select('status');
+    const open = rows.filter((row) => row.status === 'queued' || row.status === 'running').length;
+    if (rows.length === eventIds.length && open === 0) return;
+    if (Date.now() > deadline) assert.fail(`${open} of ${eventIds.length} events still open after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
