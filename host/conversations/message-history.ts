@@ -1,5 +1,6 @@
 import type { StdIncomingMessage, StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import type { Knex } from 'knex';
+import { storableJson, storableText } from '../json/storable.ts';
 
 export interface HistoryMessage {
   role: 'user' | 'assistant';
@@ -18,7 +19,7 @@ export class MessageHistory {
     await this.db.raw(
       `INSERT INTO conversation_messages (thread_id, direction, text, message, inbound_event_id, created_at)
        VALUES (?, 'in', ?, ?, ?, ?) ON CONFLICT (inbound_event_id) WHERE direction = 'in' DO NOTHING`,
-      [threadId, textOf(message), JSON.stringify(message), inboundEventId, this.now()],
+      [threadId, storableText(textOf(message)), storableJson(message), inboundEventId, this.now()],
     );
   }
 
@@ -26,8 +27,8 @@ export class MessageHistory {
     await this.db('conversation_messages').insert({
       thread_id: threadId,
       direction: 'out',
-      text: textOf(envelope),
-      message: JSON.stringify(envelope),
+      text: storableText(textOf(envelope)),
+      message: storableJson(envelope),
       created_at: this.now(),
     });
   }

@@ -1,5 +1,6 @@
 import type { ChannelSource, PlainInboundEvent, StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import type { Knex } from 'knex';
+import { storableJson } from '../json/storable.ts';
 import type { Logger } from 'pino';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
@@ -71,7 +72,7 @@ export class LiveOutbox implements RunOutbox {
       const status = NOT_DELIVERED.has(errorCode(error) ?? '') || NOT_DELIVERED.has(causeCode(error) ?? '') ? 'failed' : 'uncertain';
       await this.deps.db('outbound_messages')
         .where({ id: row.id })
-        .update({ status, error: JSON.stringify({ code: errorCode(error) ?? null, cause: causeCode(error) ?? null, message: messageOf(error) }) });
+        .update({ status, error: storableJson({ code: errorCode(error) ?? null, cause: causeCode(error) ?? null, message: messageOf(error) }) });
       throw error;
     }
   }
@@ -87,7 +88,7 @@ export class LiveOutbox implements RunOutbox {
                        WHEN outbound_messages.status = 'pending' THEN 'uncertain'
                        ELSE outbound_messages.status END
        RETURNING id, status, mid`,
-      [sendKey, inboundEventId, runId, source.id, threadId, JSON.stringify(envelope)],
+      [sendKey, inboundEventId, runId, source.id, threadId, storableJson(envelope)],
     );
     const row = inserted.rows[0]!;
     if (row.status === 'uncertain') this.deps.logger.warn({ sendKey }, 'a reply whose delivery is unknown is not sent again');

@@ -5,6 +5,7 @@ import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
 import { errorCode } from '../channels/sandbox/sandbox-error.ts';
 import { AppError } from '../errors/app-error.ts';
+import { storableData } from '../json/storable.ts';
 import type { AppState } from '../http/app-state.ts';
 import type { InboxStore } from '../inbox/inbox-store.ts';
 import type { SourceCache } from '../sources/source-cache.ts';
@@ -52,8 +53,9 @@ async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
   const result = await callChannel(() => deps.channels.call(channel, (sandbox) => sandbox.receiveWebhook(request, plainSource)));
   if (result.outcome === 'rejected') throw new AppError('BOT_ERR_WEBHOOK_SIGNATURE_REJECTED', 'Signature rejected');
   if (result.outcome === 'invalid') throw new AppError('BOT_ERR_WEBHOOK_PAYLOAD_REJECTED', 'Payload rejected');
-  // Committed before the answer is written: a 200 always means the events are in Postgres.
-  await deps.inbox.commit({ sourceId: source.id, workflowId: ctx.params.workflowId, events: result.events });
+  // Committed before the answer is written: a 200 always means the events are in Postgres. A
+  // NUL or a broken surrogate in one message must not make jsonb refuse the whole batch.
+  await deps.inbox.commit({ sourceId: source.id, workflowId: ctx.params.workflowId, events: storableData(result.events) });
   replay(ctx, result.response, { received: result.events.length });
 }
 

@@ -48,6 +48,13 @@ describe('webhooks of the sample channel', () => {
     assert.deepEqual(stored.event.message, { type: 'text', data: { text: 'hello' } });
   });
 
+  test('a message holding a NUL or a broken surrogate is stored with U+FFFD, and its batch with it', async () => {
+    const raw = JSON.stringify({ events: [event('evt-nul', 'before\u0000after'), event('evt-fine', 'fine'), event('evt-surrogate', 'x\uD800y')] });
+    assert.equal((await post(raw)).status, 200);
+    const rows = await t.database.db('inbound_events').whereIn('event_id', ['evt-nul', 'evt-fine', 'evt-surrogate']).orderBy('event_id');
+    assert.deepEqual(rows.map((row) => row.event.message.data.text), ['fine', 'before\uFFFDafter', 'x\uFFFDy']);
+  });
+
   test('a retried delivery of the same event is answered 200 and stored once', async () => {
     const raw = JSON.stringify({ events: [event('evt-retry', 'once')] });
     assert.equal((await post(raw)).status, 200);
