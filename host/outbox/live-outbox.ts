@@ -29,7 +29,7 @@ export interface LiveSendTarget {
 }
 
 /** Errors after which the platform surely did not get the message, so a retried run may send it again. */
-const NOT_DELIVERED = new Set(['BOT_ERR_CHANNEL_PLATFORM_STATUS', 'BOT_ERR_CHANNEL_UNSUPPORTED_FORMAT', 'BOT_ERR_CHANNEL_UNAVAILABLE', 'BOT_ERR_PLUGIN_QUEUE_FULL', 'BOT_ERR_PLUGIN_SANDBOX_CLOSED']);
+const NOT_DELIVERED = new Set(['BOT_ERR_CHANNEL_PLATFORM_STATUS', 'BOT_ERR_CHANNEL_UNSUPPORTED_FORMAT', 'BOT_ERR_CHANNEL_UNAVAILABLE', 'BOT_ERR_PLUGIN_QUEUE_FULL', 'BOT_ERR_PLUGIN_SANDBOX_CLOSED', 'BOT_ERR_PLUGIN_SEND_NOT_STARTED']);
 
 type SendRow = { id: string; status: 'pending' | 'sent' | 'failed' | 'uncertain'; mid: string | null };
 

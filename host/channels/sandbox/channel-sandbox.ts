@@ -3,6 +3,7 @@
  * a heap limit, an empty environment and a time limit per call; a worker that dies or overruns
  * is replaced and costs only the calls it was running.
  */
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
@@ -53,6 +54,8 @@ export class ChannelSandbox {
   readonly #options: ChannelSandboxOptions;
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #loadedThreads = new Set<number>();
+  /** Sends queued or running whose worker has not yet said it started them. */
+  readonly #pendingSends = new Set<string>();
   readonly #loadWaiters: Array<() => void> = [];
   #closing: Promise<void> | undefined;
 
@@ -113,8 +116,25 @@ export class ChannelSandbox {
   }
 
   /** Sends one envelope in reply to `event`; resolves with the platform's message id. */
-  send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendMessageResult> {
-    return this.#run({ type: 'channel.send', event, source: pickSource(source), envelope, options });
+  /**
+   * Sends one envelope in reply to `event`; resolves with the platform's message id. A send that
+   * times out or loses its worker before the plugin was called rejects with
+   * `BOT_ERR_PLUGIN_SEND_NOT_STARTED`: it waited in the queue, so the platform surely did not get it.
+   */
+  async send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendMessageResult> {
+    const taskId = randomUUID();
+    this.#pendingSends.add(taskId);
+    try {
+      return await this.#run({ type: 'channel.send', event, source: pickSource(source), envelope, options, taskId });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (this.#pendingSends.has(taskId) && (code === 'BOT_ERR_PLUGIN_CALL_TIMEOUT' || code === 'BOT_ERR_PLUGIN_WORKER_CRASHED')) {
+        throw new SandboxError('BOT_ERR_PLUGIN_SEND_NOT_STARTED', `${this.#label}: the send never reached the plugin`, { cause: error });
+      }
+      throw error;
+    } finally {
+      this.#pendingSends.delete(taskId);
+    }
   }
 
   /** The new subscriber's fields for `event`, validated, dates as ISO strings. */
@@ -134,6 +154,7 @@ export class ChannelSandbox {
     this.#pool.on('message', (message: WorkerEventMessage) => {
       if (message?.type === 'sandbox.bridge.open') exposeHostBridge(message.port, hostServices, logger, { channel: this.#label });
       if (message?.type === 'sandbox.worker.loaded') this.#workerLoaded(message.threadId);
+      if (message?.type === 'sandbox.task.started') this.#pendingSends.delete(message.taskId);
     });
     // A worker dying between calls (a plugin's stray timer throwing) must not become an unhandled 'error'.
     this.#pool.on('error', (error: unknown) => logger.error({ channel: this.#label, err: error }, 'A channel worker failed outside a call'));

@@ -35,6 +35,8 @@ export type SandboxRequest =
       source: ChannelSource;
       envelope: StdOutgoingMessageEnvelope;
       options: SendMessageOptions;
+      /** Named in the worker's `sandbox.task.started` message, posted before the plugin is called. */
+      taskId: string;
     }
   | { type: 'channel.subscriberData'; event: PlainInboundEvent; source: ChannelSource };
 
@@ -99,8 +101,17 @@ export interface WorkerLoadedMessage {
   threadId: number;
 }
 
+/**
+ * Posted by a worker as it starts a send, before the plugin runs: a send that fails without it
+ * never reached the plugin, so it may be sent again without any risk of a duplicate.
+ */
+export interface TaskStartedMessage {
+  type: 'sandbox.task.started';
+  taskId: string;
+}
+
 /** Worker → host messages on `parentPort` (Piscina re-emits them as the pool's `message` event). */
-export type WorkerEventMessage = BridgeOpenMessage | WorkerLoadedMessage;
+export type WorkerEventMessage = BridgeOpenMessage | WorkerLoadedMessage | TaskStartedMessage;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 

@@ -32,6 +32,11 @@ export const SANDBOX_ERROR_CODES = {
     description: 'The worker died during the call (out of memory, `process.exit`, uncaught error).',
   },
   BOT_ERR_PLUGIN_QUEUE_FULL: { status: 503, expose: false, description: "The channel's task queue is full." },
+  BOT_ERR_PLUGIN_SEND_NOT_STARTED: {
+    status: 503,
+    expose: false,
+    description: 'A send timed out or its worker died before the plugin was called: the platform surely did not get it.',
+  },
   BOT_ERR_PLUGIN_SANDBOX_CLOSED: { status: 503, expose: false, description: 'The channel sandbox is closing or closed.' },
   BOT_ERR_PLUGIN_THREW: { status: 500, expose: false, description: 'Plugin code threw; the cause keeps its name, message and code.' },
   BOT_ERR_PLUGIN_INVALID_RESULT: { status: 500, expose: false, description: 'A handler method returned something the contract does not allow.' },

@@ -11,7 +11,7 @@ import type { HttpChannelHandler } from '@bot-ai/api';
 import { sendTask, subscriberDataTask } from './event-tasks.ts';
 import { loadChannelHandler, type LoadedHandler } from './load-channel-handler.ts';
 import { openHostBridge } from './open-host-bridge.ts';
-import type { SandboxReply, SandboxRequest, SandboxRequestType, SandboxWorkerData, WorkerLoadedMessage } from './protocol.ts';
+import type { SandboxReply, SandboxRequest, SandboxRequestType, SandboxWorkerData, TaskStartedMessage, WorkerLoadedMessage } from './protocol.ts';
 import { SandboxError, serializeError } from './sandbox-error.ts';
 import { receiveWebhookTask, verifyWebhookTask } from './webhook-tasks.ts';
 
@@ -43,8 +43,11 @@ function dispatch(loaded: LoadedHandler, request: SandboxRequest): Promise<unkno
       return verifyWebhookTask(httpHandler(loaded, request.type), request.request, request.source);
     case 'channel.receiveWebhook':
       return receiveWebhookTask(httpHandler(loaded, request.type), request.request, request.source);
-    case 'channel.send':
+    case 'channel.send': {
+      const started: TaskStartedMessage = { type: 'sandbox.task.started', taskId: request.taskId };
+      parentPort!.postMessage(started);
       return sendTask(httpHandler(loaded, request.type), request.event, request.source, request.envelope, request.options);
+    }
     case 'channel.subscriberData':
       return subscriberDataTask(loaded.handler, request.event, request.source);
     default:

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { StdOutgoingMessageEnvelope } from '@bot-ai/api';
-import { PLAIN_EVENT, rejectsWithCode, SOURCE, startFixtureSandbox } from './fixture-sandbox.ts';
+import { PLAIN_EVENT, rejectsWithCode, SOURCE, startFixtureSandbox, webhookRequest } from './fixture-sandbox.ts';
 
 test('send rebuilds the event bound to its source and returns the platform mid', async (t) => {
   const sandbox = await startFixtureSandbox(t, 'echo');
@@ -34,4 +34,17 @@ test('subscriberData returns the validated subscriber with dates as ISO strings'
   assert.equal(subscriber.assignedAt, null);
   assert.deepEqual(subscriber.channel, { name: 'echo', greeting: 'hello' });
   assert.equal(subscriber.source, SOURCE.id);
+});
+
+test('a send that times out while queued behind a busy worker says it never reached the plugin', async (t) => {
+  const sandbox = await startFixtureSandbox(t, 'echo', { callTimeoutMs: 600 });
+  const message = { messages: [{ id: 'm1', from: 'u1', text: 'slow', at: '2026-01-01T00:00:00.000Z' }] };
+  // The only worker is held by a decode that runs past its own limit.
+  const blocker = sandbox.receiveWebhook(webhookRequest(message, { headers: { 'x-delay-ms': '5000' } }), SOURCE);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const queued = sandbox.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: 'pong' } }, { idempotencyKey: 'k-queued' });
+  await rejectsWithCode(blocker, 'BOT_ERR_PLUGIN_CALL_TIMEOUT');
+  await rejectsWithCode(queued, 'BOT_ERR_PLUGIN_SEND_NOT_STARTED');
+  const after = await sandbox.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: 'pong' } }, { idempotencyKey: 'k-after' });
+  assert.match(after.mid, /k-after/);
 });
