@@ -40,8 +40,8 @@ test('a send that times out while queued behind a busy worker says it never reac
   const sandbox = await startFixtureSandbox(t, 'echo', { callTimeoutMs: 600 });
   const message = { messages: [{ id: 'm1', from: 'u1', text: 'slow', at: '2026-01-01T00:00:00.000Z' }] };
   // The only worker is held by a decode that runs past its own limit.
+  // Queued at once behind it: both time out together, long before a replacement worker could load.
   const blocker = sandbox.receiveWebhook(webhookRequest(message, { headers: { 'x-delay-ms': '5000' } }), SOURCE);
-  await new Promise((resolve) => setTimeout(resolve, 50));
   const queued = sandbox.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: 'pong' } }, { idempotencyKey: 'k-queued' });
   await rejectsWithCode(blocker, 'BOT_ERR_PLUGIN_CALL_TIMEOUT');
   await rejectsWithCode(queued, 'BOT_ERR_PLUGIN_SEND_NOT_STARTED');
