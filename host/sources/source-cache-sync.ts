@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type pg from 'pg';
+import { PgListener } from '../db/pg-listener.ts';
 import type { SourceCache } from './source-cache.ts';
 import type { SourceChangeListener } from './source-store.ts';
 
@@ -29,9 +29,9 @@ export interface SourceCacheSyncOptions {
  * Keeps every instance's SourceCache in step with the sources table, the way ChannelSync keeps
  * channels: each write through the SourceStore sends a NOTIFY in its own transaction (delivered
  * only if it commits) and, once committed, drops this instance's copy at once; a notice from
- * another instance drops the copy here. The listener has a connection of its own, re-opened with
- * backoff when lost; since notices sent meanwhile are gone, the cache is emptied on loss and again
- * on reconnect.
+ * another instance drops the copy here. The listener (PgListener) re-opens a lost connection with
+ * backoff; since notices sent meanwhile are gone, the cache is emptied on loss and again on
+ * reconnect.
  * @example
  * const sync = new SourceCacheSync({ db, cache, instanceId, logger });
  * const sources = new SourceStore(db, channels, now, sync);
@@ -39,14 +39,23 @@ export interface SourceCacheSyncOptions {
  */
 export class SourceCacheSync implements SourceChangeListener {
   readonly #options: SourceCacheSyncOptions;
-  #client: pg.Client | undefined;
-  #reconnectTimer: NodeJS.Timeout | undefined;
-  #delayMs: number;
-  #stopped = false;
+  readonly #listener: PgListener;
 
   constructor(options: SourceCacheSyncOptions) {
     this.#options = options;
-    this.#delayMs = options.reconnectDelayMs ?? 500;
+    // Notices sent while the connection is down are gone: no copy can be trusted then.
+    const forgetAll = () => options.cache.clear();
+    this.#listener = new PgListener({
+      db: options.db,
+      channel: SOURCE_CHANGES,
+      label: 'source change',
+      logger: options.logger,
+      onNotice: (payload) => this.#onNotice(payload),
+      onLost: forgetAll,
+      onReconnected: forgetAll,
+      ...(options.reconnectDelayMs === undefined ? {} : { reconnectDelayMs: options.reconnectDelayMs }),
+      ...(options.maxReconnectDelayMs === undefined ? {} : { maxReconnectDelayMs: options.maxReconnectDelayMs }),
+    });
   }
 
   async changing(trx: Knex.Transaction, ref: string): Promise<void> {
@@ -59,34 +68,12 @@ export class SourceCacheSync implements SourceChangeListener {
   }
 
   /** Resolves once listening; a failure here is the caller's (the database is down at start). */
-  async start(): Promise<void> {
-    await this.#listen();
+  start(): Promise<void> {
+    return this.#listener.start();
   }
 
-  async close(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#reconnectTimer);
-    const client = this.#client;
-    this.#client = undefined;
-    if (client) await this.#options.db.client.destroyRawConnection(client);
-  }
-
-  async #listen(): Promise<void> {
-    const client: pg.Client = await this.#options.db.client.acquireRawConnection();
-    if (this.#stopped) return void (await this.#options.db.client.destroyRawConnection(client));
-    client.on('notification', (message) => {
-      if (message.channel === SOURCE_CHANGES) this.#onNotice(message.payload);
-    });
-    client.on('error', (error) => this.#lost(client, error));
-    client.on('end', () => this.#lost(client));
-    try {
-      await client.query(`LISTEN ${SOURCE_CHANGES}`);
-    } catch (error) {
-      await this.#options.db.client.destroyRawConnection(client).catch(() => undefined);
-      throw error;
-    }
-    this.#client = client;
-    this.#delayMs = this.#options.reconnectDelayMs ?? 500;
+  close(): Promise<void> {
+    return this.#listener.close();
   }
 
   #onNotice(payload: string | undefined): void {
@@ -99,33 +86,5 @@ export class SourceCacheSync implements SourceChangeListener {
       return this.#options.logger.warn({ payload }, 'unreadable source change notice; source cache emptied');
     }
     if (notice.from !== this.#options.instanceId && typeof notice.ref === 'string') this.#options.cache.forget(notice.ref);
-  }
-
-  #lost(client: pg.Client, error?: Error): void {
-    if (this.#client !== client || this.#stopped) return;
-    this.#client = undefined;
-    client.removeAllListeners('notification');
-    this.#options.cache.clear();
-    this.#options.logger.warn({ err: error }, 'source change listener lost its connection; reconnecting');
-    void this.#options.db.client.destroyRawConnection(client).catch(() => undefined);
-    this.#scheduleReconnect();
-  }
-
-  #scheduleReconnect(): void {
-    if (this.#stopped) return;
-    this.#reconnectTimer = setTimeout(() => {
-      this.#listen().then(
-        () => {
-          this.#options.cache.clear();
-          this.#options.logger.info('source change listener reconnected');
-        },
-        (error: unknown) => {
-          this.#options.logger.warn({ err: error }, 'source change listener could not reconnect yet');
-          this.#delayMs = Math.min(this.#delayMs * 2, this.#options.maxReconnectDelayMs ?? 30_000);
-          this.#scheduleReconnect();
-        },
-      );
-    }, this.#delayMs);
-    this.#reconnectTimer.unref();
   }
 }
