@@ -11,13 +11,16 @@ export interface Subscriber {
   created: boolean;
 }
 
-interface SubscriberRow {
+/** A row of `subscribers`. */
+export interface SubscriberRow {
   id: string;
   source_id: string;
   foreign_id: string;
   first_name: string;
   last_name: string;
   data: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { fetchSortedPage, isUuid } from '../db/fetch-sorted-page.ts';
+import { fetchSortedPage, isUuid, whereUuid } from '../db/fetch-sorted-page.ts';
 import { AppError } from '../errors/app-error.ts';
 import { likePattern, listQuerySchema, pageSchema } from '../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
+import type { SubscriberRow } from './subscriber-store.ts';
 
 const TAG = 'subscribers';
 const SORT_SQL = { createdAt: 'created_at', updatedAt: 'updated_at', firstName: 'first_name' };
@@ -18,17 +19,6 @@ const subscriberSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-
-interface SubscriberRow {
-  id: string;
-  source_id: string;
-  foreign_id: string;
-  first_name: string;
-  last_name: string;
-  data: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-}
 
 const idParams = z.object({ id: z.string() });
 
@@ -50,10 +40,7 @@ export function subscriberRoutes({ db }: { db: Knex }): RouteDefinition[] {
       success: { status: 200, description: 'One page and the total', schema: pageSchema(subscriberSchema) },
       async handle({ query }) {
         const filtered = db('subscribers').modify((builder) => {
-          if (query.sourceId !== undefined) {
-            if (isUuid(query.sourceId)) builder.where({ source_id: query.sourceId });
-            else builder.whereRaw('false');
-          }
+          if (query.sourceId !== undefined) whereUuid(builder, 'source_id', query.sourceId);
           if (query.q) {
             const pattern = likePattern(query.q);
             builder.where((where) => where.whereILike('first_name', pattern).orWhereILike('last_name', pattern).orWhereILike('foreign_id', pattern));

@@ -8,6 +8,12 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
+/** Filters `column` (a uuid) by a query-string id; an id that cannot exist matches nothing, never a SQL error. */
+export function whereUuid(builder: Knex.QueryBuilder, column: string, id: string): void {
+  if (isUuid(id)) builder.where(column, id);
+  else builder.whereRaw('false');
+}
+
 export interface SortedPageOptions {
   /** Sortable API field → the SQL it sorts by; unknown fields sort by `fallback`. */
   sortSql: Record<string, string>;

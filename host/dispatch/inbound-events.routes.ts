@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { fetchSortedPage, isUuid } from '../db/fetch-sorted-page.ts';
+import { fetchSortedPage, isUuid, whereUuid } from '../db/fetch-sorted-page.ts';
 import { AppError } from '../errors/app-error.ts';
 import { listQuerySchema, pageSchema } from '../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
@@ -50,11 +50,7 @@ export function inboundEventRoutes({ db, maxAttempts }: { db: Knex; maxAttempts:
       async handle({ query }) {
         const filtered = db('inbound_events').modify((builder) => {
           if (query.status) builder.where({ status: query.status });
-          if (query.sourceId !== undefined) {
-            // An id that cannot exist matches nothing (never a SQL error).
-            if (isUuid(query.sourceId)) builder.where({ source_id: query.sourceId });
-            else builder.whereRaw('false');
-          }
+          if (query.sourceId !== undefined) whereUuid(builder, 'source_id', query.sourceId);
           if (query.q) builder.where('event_id', query.q);
         });
         const page = await fetchSortedPage<InboundEventRow>(filtered, { sortSql: SORT_SQL, fallback: 'received_at', ...query });

@@ -1,7 +1,7 @@
 import type { StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { fetchSortedPage, isUuid } from '../db/fetch-sorted-page.ts';
+import { fetchSortedPage, isUuid, whereUuid } from '../db/fetch-sorted-page.ts';
 import { AppError } from '../errors/app-error.ts';
 import { listQuerySchema, pageSchema } from '../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
@@ -125,10 +125,7 @@ export function runRoutes({ db, workflows, runner }: RunRouteDeps): RouteDefinit
       success: { status: 200, description: 'One page and the total', schema: pageSchema(runSchema) },
       async handle({ query }) {
         const filtered = db('workflow_runs').modify((builder) => {
-          if (query.workflowId !== undefined) {
-            if (isUuid(query.workflowId)) builder.where({ workflow_id: query.workflowId });
-            else builder.whereRaw('false');
-          }
+          if (query.workflowId !== undefined) whereUuid(builder, 'workflow_id', query.workflowId);
           if (query.status) builder.where({ status: query.status });
           if (query.mode) builder.where({ mode: query.mode });
         });
