@@ -36,9 +36,11 @@ type SendRow = { id: string; status: 'pending' | 'sent' | 'failed' | 'uncertain'
 /**
  * Sends a live run's replies through the channel's sandbox, each recorded before it is
  * attempted and marked after. A retried run computes the same send key (event, step, message)
- * and finds the record: a sent reply is not sent again; one whose outcome is unknown (the host
- * died mid-send, the call timed out) is not sent again either, and is marked `uncertain`; one
- * the platform refused is sent again. The key also travels as the send's idempotency key.
+ * and finds the record: a sent reply is not sent again; one the platform refused is sent again;
+ * one whose outcome is unknown (the host died mid-send, the call timed out) is sent again with
+ * the same key when the channel declares `idempotentSends` (its platform drops the repeat, so
+ * the reply is neither lost nor doubled), and otherwise marked `uncertain` and never sent again
+ * (at most once). The key travels as the send's idempotency key.
  */
 export class LiveOutbox implements RunOutbox {
   #index = 0;
@@ -50,16 +52,17 @@ export class LiveOutbox implements RunOutbox {
 
   async send(envelope: StdOutgoingMessageEnvelope): Promise<{ mid: string | undefined }> {
     const channel = this.deps.channels.running(this.target.source.channel);
-    const capabilities = (channel?.description.capabilities ?? {}) as SendCapabilities;
+    const capabilities = (channel?.description.capabilities ?? {}) as SendCapabilities & { idempotentSends?: boolean };
+    const resendUnknown = capabilities.idempotentSends === true;
     let mid: string | undefined;
-    for (const part of fitToCapabilities(envelope, capabilities)) mid = (await this.#sendOne(part)) ?? mid;
+    for (const part of fitToCapabilities(envelope, capabilities)) mid = (await this.#sendOne(part, resendUnknown)) ?? mid;
     return { mid };
   }
 
-  async #sendOne(envelope: StdOutgoingMessageEnvelope): Promise<string | undefined> {
+  async #sendOne(envelope: StdOutgoingMessageEnvelope, resendUnknown: boolean): Promise<string | undefined> {
     const { runId, inboundEventId, event, source, threadId, position } = this.target;
     const sendKey = `${inboundEventId}:${position}:${this.#index++}`;
-    const row = await this.#claim(sendKey, envelope);
+    const row = await this.#claim(sendKey, envelope, resendUnknown);
     if (row.status !== 'pending') return row.mid ?? undefined;
     try {
       const { mid } = await this.deps.channels.call(source.channel, (sandbox) =>
@@ -77,18 +80,22 @@ export class LiveOutbox implements RunOutbox {
     }
   }
 
-  /** The record of this reply: `pending` to send it now; `sent` or `uncertain` when it was (or may have been) sent already. */
-  async #claim(sendKey: string, envelope: StdOutgoingMessageEnvelope): Promise<SendRow> {
+  /**
+   * The record of this reply: `pending` to send it now; `sent`, or `uncertain` when it may have
+   * been sent already and may not be sent again (`resendUnknown` false).
+   */
+  async #claim(sendKey: string, envelope: StdOutgoingMessageEnvelope, resendUnknown: boolean): Promise<SendRow> {
     const { runId, inboundEventId, source, threadId } = this.target;
     const inserted = await this.deps.db.raw<{ rows: SendRow[] }>(
       `INSERT INTO outbound_messages (send_key, inbound_event_id, run_id, source_id, thread_id, envelope, status, attempts)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', 1)
        ON CONFLICT (send_key) DO UPDATE SET attempts = outbound_messages.attempts + 1,
          status = CASE WHEN outbound_messages.status = 'failed' THEN 'pending'
+                       WHEN outbound_messages.status IN ('pending', 'uncertain') AND ? THEN 'pending'
                        WHEN outbound_messages.status = 'pending' THEN 'uncertain'
                        ELSE outbound_messages.status END
        RETURNING id, status, mid`,
-      [sendKey, inboundEventId, runId, source.id, threadId, storableJson(envelope)],
+      [sendKey, inboundEventId, runId, source.id, threadId, storableJson(envelope), resendUnknown],
     );
     const row = inserted.rows[0]!;
     if (row.status === 'uncertain') this.deps.logger.warn({ sendKey }, 'a reply whose delivery is unknown is not sent again');

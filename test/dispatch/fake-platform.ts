@@ -9,7 +9,9 @@ export interface ReceivedMessage {
 
 /**
  * The sample platform's send API on a real loopback port: records every `POST /messages` and
- * answers with a message id, or with the status a test asks for.
+ * answers with a message id, or with the status a test asks for. Like the platform it stands for,
+ * it drops a send whose Idempotency-Key it has answered before: `received` still lists every
+ * arrival (so a test sees a repeat), `delivered()` what a user would see.
  */
 export class FakePlatform {
   readonly received: ReceivedMessage[] = [];
@@ -18,6 +20,7 @@ export class FakePlatform {
   /** How long each answer is held after the message is recorded: a slow platform keeps sends in flight. */
   respondAfterMs = 0;
   #waiters: Array<() => void> = [];
+  readonly #midByKey = new Map<string, string>();
 
   private constructor(private readonly server: Server) {}
 
@@ -48,6 +51,18 @@ export class FakePlatform {
     return this.received;
   }
 
+  /** The messages a user would see: the first arrival of each Idempotency-Key, in order. */
+  delivered(): ReceivedMessage[] {
+    const seen = new Set<string>();
+    return this.received.filter((message) => {
+      const key = message.idempotencyKey;
+      if (key === undefined) return true;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+
   close(): Promise<void> {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
@@ -61,12 +76,10 @@ export class FakePlatform {
       response.writeHead(status, { 'content-type': 'application/json' }).end('{"error":"try later"}');
       return;
     }
-    this.received.push({
-      authorization: request.headers.authorization,
-      idempotencyKey: request.headers['idempotency-key'] as string | undefined,
-      body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
-    });
-    const mid = `mid-${this.received.length}`;
+    const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
+    this.received.push({ authorization: request.headers.authorization, idempotencyKey, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+    const mid = (idempotencyKey === undefined ? undefined : this.#midByKey.get(idempotencyKey)) ?? `mid-${this.received.length}`;
+    if (idempotencyKey !== undefined) this.#midByKey.set(idempotencyKey, mid);
     for (const wake of this.#waiters.splice(0)) wake();
     if (this.respondAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, this.respondAfterMs));
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: mid }));

@@ -81,8 +81,9 @@ export default class SampleChannel extends HttpChannelHandler<typeof sampleSetti
     return buildSampleSubscriber(event);
   }
 
+  // The sample platform drops a send whose Idempotency-Key it has seen (postSampleMessage sends it).
   override getCapabilities(): ChannelCapabilities {
-    return { ...DEFAULT_CHANNEL_CAPABILITIES, text: true, quickReply: true, maxTextLength: 2000 };
+    return { ...DEFAULT_CHANNEL_CAPABILITIES, text: true, quickReply: true, maxTextLength: 2000, idempotentSends: true };
   }
 }
 

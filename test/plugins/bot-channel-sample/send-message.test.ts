@@ -102,7 +102,7 @@ for (const envelope of unsupported) {
   });
 }
 
-test('declares text and quick replies up to 2000 characters, and nothing else', () => {
+test('declares text and quick replies up to 2000 characters, idempotent sends (it passes the key on), and nothing else', () => {
   assert.deepEqual(createChannel().getCapabilities(), {
     text: true,
     quickReply: true,
@@ -112,5 +112,6 @@ test('declares text and quick replies up to 2000 characters, and nothing else', 
     carousel: false,
     typingIndicator: false,
     maxTextLength: 2000,
+    idempotentSends: true,
   });
 });

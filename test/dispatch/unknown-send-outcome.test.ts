@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { ConversationHarness, sampleEvent } from './conversation-harness.ts';
+
+// A reply whose outcome the host does not know: recorded `pending` (the send was about to start,
+// or was on the wire) when the host running it died. The event's next attempt decides from the
+// channel's `idempotentSends` whether to send it again.
+let h: ConversationHarness;
+before(async () => {
+  h = await ConversationHarness.start();
+});
+after(() => h.close());
+
+/** Delivers one message, waits for its reply, then puts the event back as a dead host leaves it. */
+async function answeredThenInterrupted(eventId: string, sender: string): Promise<{ inboundEventId: string; sendKey: string }> {
+  const before = h.platform.received.length;
+  assert.equal(await h.deliver([sampleEvent(eventId, sender, `my name is ${sender}`)]), 200);
+  await h.settled([eventId]);
+  await h.platform.waitFor(before + 1);
+  const event: { id: string } = await h.app.database.db('inbound_events').where({ event_id: eventId }).first('id');
+  const send: { send_key: string } = await h.app.database.db('outbound_messages').where({ inbound_event_id: event.id }).first('send_key');
+  await h.app.database.db('outbound_messages').where({ send_key: send.send_key }).update({ status: 'pending', mid: null, sent_at: null });
+  await h.app.database.db('inbound_events').where({ id: event.id }).update({ status: 'queued' });
+  await h.app.database.db('workflow_runs').where({ inbound_event_id: event.id }).update({ status: 'running', finished_at: null });
+  // The host died inside the sending step: that step and those after it were never recorded.
+  const position = Number(send.send_key.split(':')[1]);
+  const runs = h.app.database.db('workflow_runs').where({ inbound_event_id: event.id }).select('id');
+  await h.app.database.db('workflow_run_steps').whereIn('run_id', runs).where('position', '>=', position).delete();
+  return { inboundEventId: event.id, sendKey: send.send_key };
+}
+
+test('a channel whose platform drops repeated keys gets the unknown send again, with the same key: delivered once, not lost', async () => {
+  assert.equal(h.app.services.channels.running('sample')?.description.capabilities.idempotentSends, true, 'the sample channel declares idempotentSends');
+  const { inboundEventId, sendKey } = await answeredThenInterrupted('unknown-1', 'uma');
+  const before = h.platform.received.length;
+
+  await h.app.services.inboundEvents.process(inboundEventId, { number: 2, maxAttempts: 3 });
+
+  const again = h.platform.received.slice(before);
+  assert.deepEqual(again.map((message) => [message.idempotencyKey, message.body.message.text]), [[sendKey, 'Hello uma!']], 'sent again once, under its own key');
+  assert.equal(h.platform.delivered().filter((message) => message.idempotencyKey === sendKey).length, 1, 'the platform shows it once');
+  const record = await h.app.database.db('outbound_messages').where({ send_key: sendKey }).first('status', 'attempts', 'mid');
+  assert.equal(record.status, 'sent');
+  assert.equal(record.attempts, 2);
+  assert.ok(record.mid, 'marked with the mid the platform answered');
+});
+
+test('a channel without idempotentSends never gets an unknown send again: it is marked uncertain (at most once)', async (t) => {
+  const channel = h.app.services.channels.running('sample')!;
+  // The same channel, declaring what a platform without idempotency keys would: the outbox reads
+  // the flag from the running channel's description at each send.
+  const capabilities = channel.description.capabilities as { idempotentSends?: boolean };
+  capabilities.idempotentSends = false;
+  t.after(() => (capabilities.idempotentSends = true));
+  const { inboundEventId, sendKey } = await answeredThenInterrupted('unknown-2', 'vic');
+  const before = h.platform.received.length;
+
+  await h.app.services.inboundEvents.process(inboundEventId, { number: 2, maxAttempts: 3 });
+
+  assert.equal(h.platform.received.length, before, 'nothing sent again');
+  const record = await h.app.database.db('outbound_messages').where({ send_key: sendKey }).first('status');
+  assert.equal(record.status, 'uncertain');
+  const event = await h.app.database.db('inbound_events').where({ id: inboundEventId }).first('status');
+  assert.equal(event.status, 'done', 'the event still ends: its reply is accounted for');
+});
