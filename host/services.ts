@@ -19,8 +19,8 @@ import { WorkflowStore } from './workflows/storage/workflow-store.ts';
 import { configSchema } from './config/config.schema.ts';
 import { MessageHistory } from './conversations/message-history.ts';
 import { SubscriberStore } from './conversations/subscriber-store.ts';
-import { ThreadStore } from './conversations/thread-store.ts';
-import { InboundEventProcessor, type WorkflowVersionSource } from './dispatch/inbound-event-processor.ts';
+import { ConversationEntry } from './conversations/conversation-entry.ts';
+import { InboundEventProcessor } from './dispatch/inbound-event-processor.ts';
 import { createWorkflowRunner } from './workflows/create-workflow-runner.ts';
 import { createModelResolver } from './workflows/models/model-resolver.ts';
 import type { ModelResolver } from './workflows/runtime/action.ts';
@@ -101,17 +101,17 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
   const memoryDefinitions = new MemoryDefinitionStore(db, { now });
   const memoryRecords = new MemoryRecordStore(db, { now, logger });
   const workflowStore = new WorkflowStore(db, memoryDefinitions, { now });
-  const history = new MessageHistory(db, now);
+  const history = new MessageHistory(db);
   const runner = createWorkflowRunner({ db, now, memoryRecords, models: workflowOptions.models, expressionTimeoutMs: workflowOptions.expressionTimeoutMs });
   const inboundEvents = new InboundEventProcessor({
     db,
     channels: channelRegistry,
-    workflows: currentVersions(workflowStore),
+    workflows: workflowStore,
     subscribers: new SubscriberStore(db),
-    threads: new ThreadStore(db, { now, inactivityMs: workflowOptions.threadInactivityMs }),
+    conversations: new ConversationEntry(db, { now, inactivityMs: workflowOptions.threadInactivityMs }),
     history,
     runner,
-    outbox: { db, channels: channelRegistry, history, now, logger },
+    outbox: { db, channels: channelRegistry, now, logger },
     endRunMemory: (runId) => memoryRecords.endRun(runId),
     claimTimeoutMs: workflowOptions.dispatchLeaseMs,
     logger,
@@ -147,19 +147,5 @@ function workflowDefaults(): WorkflowServiceOptions {
     threadInactivityMs: config.BOT_THREAD_INACTIVITY_MS,
     dispatchMaxAttempts: config.BOT_DISPATCH_MAX_ATTEMPTS,
     dispatchLeaseMs: config.BOT_DISPATCH_LEASE_MS,
-  };
-}
-
-/** The current version of a workflow, or undefined when it was deleted. */
-function currentVersions(store: WorkflowStore): WorkflowVersionSource {
-  return {
-    async currentVersion(workflowId) {
-      try {
-        return await store.getVersion(workflowId);
-      } catch (error) {
-        if ((error as { code?: unknown }).code === 'BOT_ERR_WORKFLOW_NOT_FOUND') return undefined;
-        throw error;
-      }
-    },
   };
 }

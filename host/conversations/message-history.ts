@@ -1,37 +1,16 @@
-import type { StdIncomingMessage, StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import type { Knex } from 'knex';
-import { storableJson, storableText } from '../json/storable.ts';
 
 export interface HistoryMessage {
   role: 'user' | 'assistant';
   text: string;
 }
 
-/** Inbound and outbound messages per thread: what `input_mode: history` reads. */
+/**
+ * Inbound and outbound messages per thread: what `input_mode: history` reads. ConversationEntry
+ * records inbound messages, LiveOutbox outbound ones, each in the statement that does the rest.
+ */
 export class MessageHistory {
-  constructor(
-    private readonly db: Knex,
-    private readonly now: () => Date,
-  ) {}
-
-  /** Records an inbound message once per event, however often the event's run is retried. */
-  async recordInbound(threadId: string, inboundEventId: string, message: StdIncomingMessage): Promise<void> {
-    await this.db.raw(
-      `INSERT INTO conversation_messages (thread_id, direction, text, message, inbound_event_id, created_at)
-       VALUES (?, 'in', ?, ?, ?, ?) ON CONFLICT (inbound_event_id) WHERE direction = 'in' DO NOTHING`,
-      [threadId, storableText(textOf(message)), storableJson(message), inboundEventId, this.now()],
-    );
-  }
-
-  async recordOutbound(threadId: string, envelope: StdOutgoingMessageEnvelope): Promise<void> {
-    await this.db('conversation_messages').insert({
-      thread_id: threadId,
-      direction: 'out',
-      text: storableText(textOf(envelope)),
-      message: storableJson(envelope),
-      created_at: this.now(),
-    });
-  }
+  constructor(private readonly db: Knex) {}
 
   /** The last `limit` messages of the thread, oldest first. */
   async recent(threadId: string, limit: number): Promise<HistoryMessage[]> {
@@ -44,7 +23,8 @@ export class MessageHistory {
   }
 }
 
-function textOf(message: { data?: unknown }): string {
+/** The text of an inbound message or outgoing envelope, as history keeps it ('' when it has none). */
+export function textOf(message: { data?: unknown }): string {
   const data = message.data as { text?: unknown } | undefined;
   return typeof data?.text === 'string' ? data.text : '';
 }

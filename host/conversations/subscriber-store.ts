@@ -59,7 +59,7 @@ export class SubscriberStore {
   }
 }
 
-function toSubscriber(row: SubscriberRow, created: boolean): Subscriber {
+export function toSubscriber(row: SubscriberRow, created: boolean): Subscriber {
   return {
     id: row.id,
     sourceId: row.source_id,

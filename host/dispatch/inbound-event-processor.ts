@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
 import type { MessageHistory } from '../conversations/message-history.ts';
+import type { ConversationEntry } from '../conversations/conversation-entry.ts';
 import type { SubscriberStore } from '../conversations/subscriber-store.ts';
-import type { ThreadStore } from '../conversations/thread-store.ts';
 import { LiveOutbox, type LiveOutboxDeps } from '../outbox/live-outbox.ts';
 import type { SourceRow } from '../sources/source.ts';
 import type { WorkflowDocument } from '../workflows/document/workflow-document.ts';
@@ -13,9 +13,9 @@ import type { RunInput } from '../workflows/runtime/action.ts';
 import { describeError } from '../workflows/runtime/describe-error.ts';
 import type { WorkflowRunner } from '../workflows/runtime/workflow-runner.ts';
 
-/** The version of a workflow a live run uses: the current one. */
+/** The document of a workflow version (the claim reads which version is current). */
 export interface WorkflowVersionSource {
-  currentVersion(workflowId: string): Promise<{ version: number; document: WorkflowDocument } | undefined>;
+  versionDocument(workflowId: string, version: number): Promise<WorkflowDocument>;
 }
 
 export interface InboundEventProcessorDeps {
@@ -23,7 +23,7 @@ export interface InboundEventProcessorDeps {
   channels: ChannelRegistry<ChannelSandbox>;
   workflows: WorkflowVersionSource;
   subscribers: SubscriberStore;
-  threads: ThreadStore;
+  conversations: ConversationEntry;
   history: MessageHistory;
   runner: WorkflowRunner;
   outbox: LiveOutboxDeps;
@@ -46,11 +46,25 @@ interface InboundEventRow {
   status: 'queued' | 'running' | 'done' | 'skipped' | 'failed';
 }
 
+/** What the claim reads besides the event, in the same statement. */
+interface ClaimExtras {
+  source: EventSource | null;
+  claim_token: string;
+  /** The current version of the workflow the event would run (from the URL, else the source's default); null when there is none. */
+  workflow_version: number | null;
+  /** Runs of this event that a dead host left `running`, now marked failed. */
+  abandoned_run_ids: string[];
+  /** Whether an earlier attempt started a run: only then can a step be reused. */
+  has_earlier_runs: boolean;
+}
+
 /** What a run needs of the event's source; null when the source was deleted. */
 type EventSource = Pick<SourceRow, 'id' | 'ref' | 'name' | 'channel' | 'settings' | 'active' | 'default_workflow_id'>;
 
 /** A claimed event with its source, read in the same statement. */
-type ClaimedEvent = InboundEventRow & { source: EventSource | null; claim_token: string };
+type ClaimedEvent = InboundEventRow & ClaimExtras;
+
+const ABANDONED_RUN_ERROR = { code: 'BOT_ERR_WORKFLOW_RUN_ABANDONED', message: 'The host running it stopped; a later attempt took over' };
 
 /** Where one attempt stands among the tries the job engine gives an event. */
 export interface Attempt {
@@ -83,7 +97,8 @@ export class InboundEventProcessor {
   async process(inboundEventId: string, attempt: Attempt): Promise<void> {
     const row = await this.#claim(inboundEventId);
     if (!row) return;
-    await this.#abandonEarlierRuns(row.id);
+    // A dead host's runs of this event were ended by the claim; nobody else removes their run-scope memory.
+    for (const runId of row.abandoned_run_ids) await this.deps.endRunMemory(runId);
     try {
       const outcome = await this.#run(row);
       await this.#finish(row, outcome.status, outcome.reason);
@@ -103,21 +118,28 @@ export class InboundEventProcessor {
     const workflowId = row.workflow_id ?? source.default_workflow_id;
     if (!workflowId) return { status: 'skipped', reason: 'no workflow: none in the URL and no default on the source' };
     if (!row.sender_foreign_id) return { status: 'skipped', reason: 'no sender foreign id' };
-    const workflow = await this.deps.workflows.currentVersion(workflowId);
-    if (!workflow) return { status: 'skipped', reason: `workflow ${workflowId} does not exist` };
+    if (row.workflow_version === null) return { status: 'skipped', reason: `workflow ${workflowId} does not exist` };
+    const document = await this.deps.workflows.versionDocument(workflowId, row.workflow_version);
 
     const event = row.event;
     const plainSource = { id: source.id, ref: source.ref, settings: source.settings, active: source.active };
-    const subscriber = await this.deps.subscribers.findOrCreate(source.id, row.sender_foreign_id, () =>
-      this.deps.channels.call(source.channel, (sandbox) => sandbox.subscriberData(event, plainSource)),
-    );
-    const threadId = await this.deps.threads.current(subscriber.id, source.id);
-    if (event.message) await this.deps.history.recordInbound(threadId, row.id, event.message);
+    const arrival = { sourceId: source.id, senderForeignId: row.sender_foreign_id, inboundEventId: row.id, message: event.message };
+    let entered = await this.deps.conversations.enter(arrival);
+    if (!entered) {
+      // A new sender: the channel describes them (in its sandbox) once, then the event enters.
+      await this.deps.subscribers.findOrCreate(source.id, row.sender_foreign_id, () =>
+        this.deps.channels.call(source.channel, (sandbox) => sandbox.subscriberData(event, plainSource)),
+      );
+      entered = await this.deps.conversations.enter(arrival);
+      if (!entered) throw new RunFailedError('BOT_ERR_INBOUND_EVENT_BUSY', 'The new subscriber was deleted at once; trying again later');
+    }
+    const { subscriber, threadId } = entered;
 
     const result = await this.deps.runner.run({
       workflowId,
-      workflowVersion: workflow.version,
-      document: workflow.document,
+      workflowVersion: row.workflow_version,
+      document,
+      reuseEarlierSteps: row.has_earlier_runs,
       ownerId: subscriber.id,
       mode: 'live',
       input: toRunInput(event),
@@ -139,10 +161,11 @@ export class InboundEventProcessor {
   }
 
   /**
-   * Marks the event running under a claim token of this attempt, counts the attempt and reads
-   * its source, in one round trip (each one counts: `npm run bench -- e2e`). Undefined when the
-   * event is finished already. An event `running` under a claim younger than `claimTimeoutMs`
-   * belongs to a live instance: this attempt throws, and the job engine tries again later.
+   * Marks the event running under a claim token of this attempt, counts the attempt, ends the
+   * runs a dead host left behind, and reads its source and its workflow's current version, in
+   * one round trip (each one counts: `npm run bench -- e2e`). Undefined when the event is
+   * finished already. An event `running` under a claim younger than `claimTimeoutMs` belongs to
+   * a live instance: this attempt throws, and the job engine tries again later.
    */
   async #claim(id: string): Promise<ClaimedEvent | undefined> {
     const { rows } = await this.deps.db.raw<{ rows: ClaimedEvent[] }>(
@@ -152,12 +175,22 @@ export class InboundEventProcessor {
          WHERE id = ? AND (status IN ('queued', 'failed')
            OR (status = 'running' AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ?))))
          RETURNING id, source_id, workflow_id, sender_foreign_id, event, status, claim_token
+       ), abandoned AS (
+         UPDATE workflow_runs SET status = 'failed', finished_at = now(), error = ?
+         WHERE inbound_event_id IN (SELECT id FROM claimed) AND status = 'running'
+         RETURNING id
        )
        SELECT claimed.*, CASE WHEN s.id IS NULL THEN NULL ELSE json_build_object(
-         'id', s.id, 'ref', s.ref, 'name', s.name, 'channel', s.channel, 'settings', s.settings,
-         'active', s.active, 'default_workflow_id', s.default_workflow_id) END AS source
-       FROM claimed LEFT JOIN sources AS s ON s.id = claimed.source_id`,
-      [id, this.deps.claimTimeoutMs / 1000],
+           'id', s.id, 'ref', s.ref, 'name', s.name, 'channel', s.channel, 'settings', s.settings,
+           'active', s.active, 'default_workflow_id', s.default_workflow_id) END AS source,
+         w.current_version AS workflow_version,
+         array(SELECT id FROM abandoned) AS abandoned_run_ids,
+         EXISTS (SELECT 1 FROM workflow_runs r WHERE r.inbound_event_id = claimed.id) AS has_earlier_runs
+       FROM claimed
+       LEFT JOIN sources AS s ON s.id = claimed.source_id
+       LEFT JOIN LATERAL (SELECT coalesce(claimed.workflow_id, s.default_workflow_id) AS id) AS wanted ON true
+       LEFT JOIN workflows AS w ON w.id = CASE WHEN wanted.id ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN wanted.id::uuid END`,
+      [id, this.deps.claimTimeoutMs / 1000, JSON.stringify(ABANDONED_RUN_ERROR)],
     );
     if (rows[0]) return rows[0];
     const current: { status: string } | undefined = await this.deps.db('inbound_events').where({ id }).first('status');
@@ -165,22 +198,6 @@ export class InboundEventProcessor {
       throw new RunFailedError('BOT_ERR_INBOUND_EVENT_BUSY', 'Another instance is processing this event; trying again later');
     }
     return undefined;
-  }
-
-  /**
-   * Runs of this event that a dead host left `running` are marked failed, and their run-scope
-   * memory removed: nobody else would end them.
-   */
-  async #abandonEarlierRuns(inboundEventId: string): Promise<void> {
-    const abandoned: { id: string }[] = await this.deps.db('workflow_runs')
-      .where({ inbound_event_id: inboundEventId, status: 'running' })
-      .update({
-        status: 'failed',
-        finished_at: this.deps.db.fn.now(),
-        error: JSON.stringify({ code: 'BOT_ERR_WORKFLOW_RUN_ABANDONED', message: 'The host running it stopped; a later attempt took over' }),
-      })
-      .returning('id');
-    for (const run of abandoned) await this.deps.endRunMemory(run.id);
   }
 
   /** Records the outcome, only if this attempt still holds the claim (else a newer one owns the event). */

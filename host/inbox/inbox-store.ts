@@ -2,7 +2,7 @@ import type { PlainInboundEvent } from '@bot-ai/api';
 import type { Knex } from 'knex';
 import { AppError } from '../errors/app-error.ts';
 import { isConnectionError } from '../errors/postgres-errors.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit } from '../db/group-commit.ts';
 import { insertInboxRows, type InboxEnqueue, type ReceivedCommit } from './insert-inbox-rows.ts';
 
 export type { InboxEnqueue } from './insert-inbox-rows.ts';

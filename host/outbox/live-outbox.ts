@@ -1,18 +1,17 @@
 import type { ChannelSource, PlainInboundEvent, StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import type { Knex } from 'knex';
-import { storableJson } from '../json/storable.ts';
+import { storableJson, storableText } from '../json/storable.ts';
 import type { Logger } from 'pino';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
 import { errorCode, messageOf } from '../channels/sandbox/sandbox-error.ts';
-import type { MessageHistory } from '../conversations/message-history.ts';
+import { textOf } from '../conversations/message-history.ts';
 import type { RunOutbox } from '../workflows/runtime/action.ts';
 import { fitToCapabilities, type SendCapabilities } from './fit-to-capabilities.ts';
 
 export interface LiveOutboxDeps {
   db: Knex;
   channels: ChannelRegistry<ChannelSandbox>;
-  history: MessageHistory;
   now: () => Date;
   logger: Pick<Logger, 'warn'>;
 }
@@ -60,7 +59,7 @@ export class LiveOutbox implements RunOutbox {
   }
 
   async #sendOne(envelope: StdOutgoingMessageEnvelope, resendUnknown: boolean): Promise<string | undefined> {
-    const { runId, inboundEventId, event, source, threadId, position } = this.target;
+    const { inboundEventId, event, source, position } = this.target;
     const sendKey = `${inboundEventId}:${position}:${this.#index++}`;
     const row = await this.#claim(sendKey, envelope, resendUnknown);
     if (row.status !== 'pending') return row.mid ?? undefined;
@@ -68,8 +67,7 @@ export class LiveOutbox implements RunOutbox {
       const { mid } = await this.deps.channels.call(source.channel, (sandbox) =>
         sandbox.send(event, { id: source.id, ref: source.ref, settings: source.settings, active: source.active }, envelope, { idempotencyKey: sendKey }),
       );
-      await this.deps.db('outbound_messages').where({ id: row.id }).update({ status: 'sent', mid, sent_at: this.deps.now(), run_id: runId });
-      await this.deps.history.recordOutbound(threadId, envelope);
+      await this.#markSent(row.id, mid, envelope);
       return mid;
     } catch (error) {
       const status = NOT_DELIVERED.has(errorCode(error) ?? '') || NOT_DELIVERED.has(causeCode(error) ?? '') ? 'failed' : 'uncertain';
@@ -78,6 +76,17 @@ export class LiveOutbox implements RunOutbox {
         .update({ status, error: storableJson({ code: errorCode(error) ?? null, cause: causeCode(error) ?? null, message: messageOf(error) }) });
       throw error;
     }
+  }
+
+  /** Marks the reply sent and adds it to the thread's history (what `input_mode: history` reads), in one statement. */
+  async #markSent(id: string, mid: string | undefined, envelope: StdOutgoingMessageEnvelope): Promise<void> {
+    const now = this.deps.now();
+    await this.deps.db.raw(
+      `WITH marked AS (UPDATE outbound_messages SET status = 'sent', mid = ?, sent_at = ?, run_id = ? WHERE id = ? RETURNING id)
+       INSERT INTO conversation_messages (thread_id, direction, text, message, created_at)
+       SELECT ?, 'out', ?, ?, ? FROM marked`,
+      [mid ?? null, now, this.target.runId, id, this.target.threadId, storableText(textOf(envelope)), storableJson(envelope), now],
+    );
   }
 
   /**

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { SubscriberStore } from '../../host/conversations/subscriber-store.ts';
-import { ThreadStore } from '../../host/conversations/thread-store.ts';
+import { ConversationEntry } from '../../host/conversations/conversation-entry.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -34,7 +35,8 @@ test('find-or-create makes one subscriber per source and platform id, asking the
 test('subscribers are listed, searched and read; deleting one erases their memory, threads and history', async () => {
   const store = new SubscriberStore(t.database.db);
   const grace = await store.findOrCreate(sourceId, 'u-grace', describe('Grace'));
-  const threadId = await new ThreadStore(t.database.db, { now: () => new Date(), inactivityMs: 60_000 }).current(grace.id, sourceId);
+  const entry = new ConversationEntry(t.database.db, { now: () => new Date(), inactivityMs: 60_000 });
+  const { threadId } = (await entry.enter({ sourceId, senderForeignId: grace.foreignId, inboundEventId: randomUUID(), message: undefined }))!;
   await t.database.db('conversation_messages').insert({ thread_id: threadId, direction: 'out', text: 'hi', message: '{}' });
   const [definition] = await t.database.db('memory_definitions').insert({ name: 'Notes', slug: 'notes', scope: 'global', schema: '{}' }).returning('id');
   await t.database.db('memory_records').insert({ definition_id: definition.id, owner_id: grace.id, scope_key: '', value: '{}' });

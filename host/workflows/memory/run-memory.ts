@@ -89,7 +89,9 @@ class StoredRunMemory implements OpenedRunMemory {
     return bound.length === 0 ? undefined : createUpdateMemoryTool(bound, (values) => this.update(values));
   }
 
+  /** A run can write only the slugs its document declares: without a run-scope one there is nothing to remove. */
   async end(): Promise<void> {
+    if (![...this.#defs.values()].some(({ scope }) => scope === 'run')) return;
     await endRunMemory(this.#records, this.#run.runId);
   }
 

@@ -46,6 +46,11 @@ export interface RunRequest {
   threadId?: string;
   sourceId?: string;
   inboundEventId?: string;
+  /**
+   * Whether an earlier attempt of the same event may have completed steps to reuse (see
+   * `#journal`); false skips looking, the common case of a first attempt.
+   */
+  reuseEarlierSteps?: boolean;
   /** Extra `$context` fields (the subscriber, the source). */
   context?: Record<string, unknown>;
   /** The outbox of the step at `position`: live sends are keyed by it. */
@@ -134,7 +139,7 @@ export class WorkflowRunner {
    * a counter increment happens once per event, not once per attempt.
    */
   async #journal(request: RunRequest): Promise<Map<number, { task: string; output: unknown }>> {
-    if (!request.inboundEventId) return new Map();
+    if (!request.inboundEventId || !request.reuseEarlierSteps) return new Map();
     const rows: { position: number; task: string; output: unknown }[] = await this.deps.db('workflow_run_steps as s')
       .join('workflow_runs as r', 'r.id', 's.run_id')
       .where({ 'r.inbound_event_id': request.inboundEventId, 'r.workflow_version': request.workflowVersion, 's.status': 'succeeded' })

@@ -150,6 +150,18 @@ export class WorkflowStore {
     return { workflowId, name: workflow.name, version: number, document };
   }
 
+  /**
+   * The document of one version, parsed once per process (versions never change): a live run
+   * that already knows the version it runs reads nothing from the database.
+   */
+  versionDocument(workflowId: string, version: number): Promise<WorkflowDocument> {
+    return loadVersionDocument(workflowId, version, async () => {
+      const row: Pick<WorkflowVersionRow, 'yaml'> | undefined = await this.#db<WorkflowVersionRow>('workflow_versions').where({ workflow_id: workflowId, version }).first('yaml');
+      if (!row) throw new AppError('BOT_ERR_WORKFLOW_VERSION_NOT_FOUND', `The workflow has no version ${version}`, { id: workflowId, version });
+      return row.yaml;
+    });
+  }
+
   /** Validates YAML as a save would, without saving: the answer to "is this right?". */
   async validate(yaml: string): Promise<Pick<WorkflowValidation, 'valid' | 'problems'>> {
     const { valid, problems } = await validateWorkflowYaml(yaml, this.#definitions);
