@@ -6,6 +6,7 @@ import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
 import type { MessageHistory } from '../conversations/message-history.ts';
 import type { ConversationEntry } from '../conversations/conversation-entry.ts';
 import type { SubscriberStore } from '../conversations/subscriber-store.ts';
+import { PreparedStatement } from '../db/prepared-statement.ts';
 import { LiveOutbox, type LiveOutboxDeps } from '../outbox/live-outbox.ts';
 import type { SourceRow } from '../sources/source.ts';
 import type { WorkflowDocument } from '../workflows/document/workflow-document.ts';
@@ -63,6 +64,36 @@ type EventSource = Pick<SourceRow, 'id' | 'ref' | 'name' | 'channel' | 'settings
 
 /** A claimed event with its source, read in the same statement. */
 type ClaimedEvent = InboundEventRow & ClaimExtras;
+
+const CLAIM = new PreparedStatement<ClaimedEvent>(
+  'dispatch-claim-event',
+  `WITH claimed AS (
+     UPDATE inbound_events SET status = 'running', attempts = attempts + 1,
+       claim_token = gen_random_uuid(), claimed_at = now()
+     WHERE id = ? AND (status IN ('queued', 'failed')
+       OR (status = 'running' AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ?))))
+     RETURNING id, source_id, workflow_id, sender_foreign_id, event, status, claim_token
+   ), abandoned AS (
+     UPDATE workflow_runs SET status = 'failed', finished_at = now(), error = ?
+     WHERE inbound_event_id IN (SELECT id FROM claimed) AND status = 'running'
+     RETURNING id
+   )
+   SELECT claimed.*, CASE WHEN s.id IS NULL THEN NULL ELSE json_build_object(
+       'id', s.id, 'ref', s.ref, 'name', s.name, 'channel', s.channel, 'settings', s.settings,
+       'active', s.active, 'default_workflow_id', s.default_workflow_id) END AS source,
+     w.current_version AS workflow_version,
+     array(SELECT id FROM abandoned) AS abandoned_run_ids,
+     EXISTS (SELECT 1 FROM workflow_runs r WHERE r.inbound_event_id = claimed.id) AS has_earlier_runs
+   FROM claimed
+   LEFT JOIN sources AS s ON s.id = claimed.source_id
+   LEFT JOIN LATERAL (SELECT coalesce(claimed.workflow_id, s.default_workflow_id) AS id) AS wanted ON true
+   LEFT JOIN workflows AS w ON w.id = CASE WHEN wanted.id ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN wanted.id::uuid END`,
+);
+
+const FINISH = new PreparedStatement<never>(
+  'dispatch-finish-event',
+  'UPDATE inbound_events SET status = ?, reason = ?, claim_token = NULL WHERE id = ? AND claim_token = ?',
+);
 
 const ABANDONED_RUN_ERROR = { code: 'BOT_ERR_WORKFLOW_RUN_ABANDONED', message: 'The host running it stopped; a later attempt took over' };
 
@@ -168,30 +199,7 @@ export class InboundEventProcessor {
    * a live instance: this attempt throws, and the job engine tries again later.
    */
   async #claim(id: string): Promise<ClaimedEvent | undefined> {
-    const { rows } = await this.deps.db.raw<{ rows: ClaimedEvent[] }>(
-      `WITH claimed AS (
-         UPDATE inbound_events SET status = 'running', attempts = attempts + 1,
-           claim_token = gen_random_uuid(), claimed_at = now()
-         WHERE id = ? AND (status IN ('queued', 'failed')
-           OR (status = 'running' AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ?))))
-         RETURNING id, source_id, workflow_id, sender_foreign_id, event, status, claim_token
-       ), abandoned AS (
-         UPDATE workflow_runs SET status = 'failed', finished_at = now(), error = ?
-         WHERE inbound_event_id IN (SELECT id FROM claimed) AND status = 'running'
-         RETURNING id
-       )
-       SELECT claimed.*, CASE WHEN s.id IS NULL THEN NULL ELSE json_build_object(
-           'id', s.id, 'ref', s.ref, 'name', s.name, 'channel', s.channel, 'settings', s.settings,
-           'active', s.active, 'default_workflow_id', s.default_workflow_id) END AS source,
-         w.current_version AS workflow_version,
-         array(SELECT id FROM abandoned) AS abandoned_run_ids,
-         EXISTS (SELECT 1 FROM workflow_runs r WHERE r.inbound_event_id = claimed.id) AS has_earlier_runs
-       FROM claimed
-       LEFT JOIN sources AS s ON s.id = claimed.source_id
-       LEFT JOIN LATERAL (SELECT coalesce(claimed.workflow_id, s.default_workflow_id) AS id) AS wanted ON true
-       LEFT JOIN workflows AS w ON w.id = CASE WHEN wanted.id ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN wanted.id::uuid END`,
-      [id, this.deps.claimTimeoutMs / 1000, JSON.stringify(ABANDONED_RUN_ERROR)],
-    );
+    const { rows } = await CLAIM.run(this.deps.db, [id, this.deps.claimTimeoutMs / 1000, JSON.stringify(ABANDONED_RUN_ERROR)]);
     if (rows[0]) return rows[0];
     const current: { status: string } | undefined = await this.deps.db('inbound_events').where({ id }).first('status');
     if (current?.status === 'running') {
@@ -202,8 +210,8 @@ export class InboundEventProcessor {
 
   /** Records the outcome, only if this attempt still holds the claim (else a newer one owns the event). */
   async #finish(row: ClaimedEvent, status: InboundEventRow['status'], reason: string | null): Promise<void> {
-    const updated = await this.deps.db('inbound_events').where({ id: row.id, claim_token: row.claim_token }).update({ status, reason, claim_token: null });
-    if (updated === 0) this.deps.logger.warn({ inboundEventId: row.id, status }, 'an attempt lost its claim on the event; its outcome is not recorded');
+    const { rowCount } = await FINISH.run(this.deps.db, [status, reason, row.id, row.claim_token]);
+    if (rowCount === 0) this.deps.logger.warn({ inboundEventId: row.id, status }, 'an attempt lost its claim on the event; its outcome is not recorded');
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ChannelSource, PlainInboundEvent, StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import type { Knex } from 'knex';
+import { PreparedStatement } from '../db/prepared-statement.ts';
 import { storableJson, storableText } from '../json/storable.ts';
 import type { Logger } from 'pino';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
@@ -31,6 +32,31 @@ export interface LiveSendTarget {
 const NOT_DELIVERED = new Set(['BOT_ERR_CHANNEL_PLATFORM_STATUS', 'BOT_ERR_CHANNEL_UNSUPPORTED_FORMAT', 'BOT_ERR_CHANNEL_UNAVAILABLE', 'BOT_ERR_PLUGIN_QUEUE_FULL', 'BOT_ERR_PLUGIN_SANDBOX_CLOSED', 'BOT_ERR_PLUGIN_SEND_NOT_STARTED']);
 
 type SendRow = { id: string; status: 'pending' | 'sent' | 'failed' | 'uncertain'; mid: string | null };
+
+/**
+ * Records a reply before it is attempted, or finds the record a retried run left: a refused send
+ * (`failed`) is attempted again; one of unknown outcome (`pending`, `uncertain`) again only when
+ * the last parameter says the platform drops repeated keys, else it becomes `uncertain`.
+ */
+const CLAIM_SEND = new PreparedStatement<SendRow>(
+  'outbox-claim-send',
+  `INSERT INTO outbound_messages (send_key, inbound_event_id, run_id, source_id, thread_id, envelope, status, attempts)
+   VALUES (?, ?, ?, ?, ?, ?, 'pending', 1)
+   ON CONFLICT (send_key) DO UPDATE SET attempts = outbound_messages.attempts + 1,
+     status = CASE WHEN outbound_messages.status = 'failed' THEN 'pending'
+                   WHEN outbound_messages.status IN ('pending', 'uncertain') AND ?::boolean THEN 'pending'
+                   WHEN outbound_messages.status = 'pending' THEN 'uncertain'
+                   ELSE outbound_messages.status END
+   RETURNING id, status, mid`,
+);
+
+/** Marks a reply sent and adds it to its thread's history (what `input_mode: history` reads). */
+const MARK_SENT = new PreparedStatement<never>(
+  'outbox-mark-sent',
+  `WITH marked AS (UPDATE outbound_messages SET status = 'sent', mid = ?, sent_at = ?, run_id = ? WHERE id = ? RETURNING id)
+   INSERT INTO conversation_messages (thread_id, direction, text, message, created_at)
+   SELECT ?::uuid, 'out', ?::text, ?::jsonb, ?::timestamptz FROM marked`,
+);
 
 /**
  * Sends a live run's replies through the channel's sandbox, each recorded before it is
@@ -81,12 +107,7 @@ export class LiveOutbox implements RunOutbox {
   /** Marks the reply sent and adds it to the thread's history (what `input_mode: history` reads), in one statement. */
   async #markSent(id: string, mid: string | undefined, envelope: StdOutgoingMessageEnvelope): Promise<void> {
     const now = this.deps.now();
-    await this.deps.db.raw(
-      `WITH marked AS (UPDATE outbound_messages SET status = 'sent', mid = ?, sent_at = ?, run_id = ? WHERE id = ? RETURNING id)
-       INSERT INTO conversation_messages (thread_id, direction, text, message, created_at)
-       SELECT ?, 'out', ?, ?, ? FROM marked`,
-      [mid ?? null, now, this.target.runId, id, this.target.threadId, storableText(textOf(envelope)), storableJson(envelope), now],
-    );
+    await MARK_SENT.run(this.deps.db, [mid ?? null, now, this.target.runId, id, this.target.threadId, storableText(textOf(envelope)), storableJson(envelope), now]);
   }
 
   /**
@@ -95,17 +116,7 @@ export class LiveOutbox implements RunOutbox {
    */
   async #claim(sendKey: string, envelope: StdOutgoingMessageEnvelope, resendUnknown: boolean): Promise<SendRow> {
     const { runId, inboundEventId, source, threadId } = this.target;
-    const inserted = await this.deps.db.raw<{ rows: SendRow[] }>(
-      `INSERT INTO outbound_messages (send_key, inbound_event_id, run_id, source_id, thread_id, envelope, status, attempts)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', 1)
-       ON CONFLICT (send_key) DO UPDATE SET attempts = outbound_messages.attempts + 1,
-         status = CASE WHEN outbound_messages.status = 'failed' THEN 'pending'
-                       WHEN outbound_messages.status IN ('pending', 'uncertain') AND ? THEN 'pending'
-                       WHEN outbound_messages.status = 'pending' THEN 'uncertain'
-                       ELSE outbound_messages.status END
-       RETURNING id, status, mid`,
-      [sendKey, inboundEventId, runId, source.id, threadId, storableJson(envelope), resendUnknown],
-    );
+    const inserted = await CLAIM_SEND.run(this.deps.db, [sendKey, inboundEventId, runId, source.id, threadId, storableJson(envelope), resendUnknown]);
     const row = inserted.rows[0]!;
     if (row.status === 'uncertain') this.deps.logger.warn({ sendKey }, 'a reply whose delivery is unknown is not sent again');
     return row;

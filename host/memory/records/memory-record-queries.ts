@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { PreparedStatement } from '../../db/prepared-statement.ts';
 import type { MemorySchema } from '../definitions/memory-definition.ts';
 import type { MemoryTarget } from './memory-record.ts';
 
@@ -16,7 +17,9 @@ export interface LoadedRow {
  * A target's unexpired records: global ones always; workflow, thread and run ones only for the
  * listed definitions and only under the target's id for that scope (a missing id matches none).
  */
-const LOAD_SQL = `
+const LOAD = new PreparedStatement<LoadedRow>(
+  'memory-load-live-records',
+  `
   SELECT r.id, r.definition_id, d.slug, r.value, d.schema, d.updated_at AS definition_updated_at
     FROM memory_records r
     JOIN memory_definitions d ON d.id = r.definition_id
@@ -27,7 +30,8 @@ const LOAD_SQL = `
               AND ((d.scope = 'workflow' AND r.scope_key = ?)
                 OR (d.scope = 'thread' AND r.scope_key = ?)
                 OR (d.scope = 'run' AND r.scope_key = ?))))
-   ORDER BY d.slug`;
+   ORDER BY d.slug`,
+);
 
 export async function loadLiveRecords(db: Knex, target: MemoryTarget, definitionIds: string[], now: Date): Promise<LoadedRow[]> {
   const bindings = [
@@ -38,6 +42,6 @@ export async function loadLiveRecords(db: Knex, target: MemoryTarget, definition
     target.threadId ?? null,
     target.runId ?? null,
   ];
-  const result = await db.raw<{ rows: LoadedRow[] }>(LOAD_SQL, bindings);
-  return result.rows;
+  const { rows } = await LOAD.run(db, bindings);
+  return rows;
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { PreparedStatement } from '../../db/prepared-statement.ts';
 import type { MemoryRecordRow } from './memory-record.ts';
 import type { WriteRow } from './memory-write-rows.ts';
 
@@ -36,7 +37,7 @@ const ON_CONFLICT_REPLACE = `
     created_at = CASE WHEN r.expires_at <= excluded.updated_at THEN excluded.created_at ELSE r.created_at END
   RETURNING r.id, r.definition_id, r.owner_id, r.workflow_id, r.thread_id, r.run_id, r.value, r.expires_at, r.created_at, r.updated_at`;
 
-const UPSERT_SQL = `${INSERT_ROWS} ${ON_CONFLICT_REPLACE}`;
+const UPSERT = new PreparedStatement<UpsertedRow>('memory-upsert-records', `${INSERT_ROWS} ${ON_CONFLICT_REPLACE}`);
 
 /**
  * The same upsert, written only when every definition still has the version the rows were built
@@ -46,19 +47,22 @@ const UPSERT_SQL = `${INSERT_ROWS} ${ON_CONFLICT_REPLACE}`;
  * short, and the one-time filter lets no row through. All rows or none, in one autocommit
  * statement.
  */
-const UPSERT_IF_CURRENT_SQL = `
+const UPSERT_IF_CURRENT = new PreparedStatement<UpsertedRow>(
+  'memory-upsert-records-if-current',
+  `
   WITH current_definitions AS (
     SELECT d.id FROM memory_definitions d
      WHERE (d.id, d.updated_at) IN (SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))
        FOR SHARE OF d)
   ${INSERT_ROWS}
    WHERE (SELECT count(*) FROM current_definitions) = ?
-  ${ON_CONFLICT_REPLACE}`;
+  ${ON_CONFLICT_REPLACE}`,
+);
 
 /** Upserts rows already deduplicated by identity; returns them as stored. */
 export async function upsertRecords(db: Knex, rows: WriteRow[], now: Date): Promise<UpsertedRow[]> {
   const at = now.toISOString();
-  const result = await db.raw<{ rows: UpsertedRow[] }>(UPSERT_SQL, [at, at, JSON.stringify(rows)]);
+  const result = await UPSERT.run(db, [at, at, JSON.stringify(rows)]);
   return result.rows;
 }
 
@@ -70,6 +74,6 @@ export async function upsertRecordsIfCurrent(db: Knex, rows: WriteRow[], version
   const distinct = [...new Map(versions.map((entry) => [`${entry.id} ${entry.version}`, entry])).values()];
   const at = now.toISOString();
   const bindings = [distinct.map((entry) => entry.id), distinct.map((entry) => entry.version), at, at, JSON.stringify(rows), distinct.length];
-  const result = await db.raw<{ rows: UpsertedRow[] }>(UPSERT_IF_CURRENT_SQL, bindings);
+  const result = await UPSERT_IF_CURRENT.run(db, bindings);
   return result.rows;
 }

@@ -1,8 +1,15 @@
 import type { Knex } from 'knex';
 import { isUuid } from '../../db/fetch-sorted-page.ts';
+import { PreparedStatement } from '../../db/prepared-statement.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { MemoryDef, WorkflowDocument } from '../document/workflow-document.ts';
 import type { BoundMemoryDefinition } from '../runtime/action.ts';
+
+// Every run with memory asks this: prepared once per connection (see PreparedStatement).
+const FIND_DEFINITIONS = new PreparedStatement<BoundMemoryDefinition>(
+  'run-memory-find-definitions',
+  'SELECT id, name, slug, scope, schema FROM memory_definitions WHERE id = ANY(?::uuid[])',
+);
 
 /** A document's `kind: memory` defs with their definitions, by def name. */
 export type MemoryDefsByName = ReadonlyMap<string, BoundMemoryDefinition>;
@@ -30,7 +37,7 @@ export async function resolveMemoryDefs(db: Knex, document: WorkflowDocument): P
 async function findDefinitions(db: Knex, ids: string[]): Promise<Map<string, BoundMemoryDefinition>> {
   const validIds = [...new Set(ids)].filter(isUuid);
   if (validIds.length === 0) return new Map();
-  const rows: BoundMemoryDefinition[] = await db('memory_definitions').select('id', 'name', 'slug', 'scope', 'schema').whereIn('id', validIds);
+  const { rows } = await FIND_DEFINITIONS.run(db, [validIds]);
   return new Map(rows.map((row) => [row.id, row]));
 }
 

@@ -15,12 +15,26 @@ import type {
 import { isActionName } from './action-specs.ts';
 import { describeError, type StepError } from './describe-error.ts';
 import { storableJson } from '../../json/storable.ts';
+import { PreparedStatement } from '../../db/prepared-statement.ts';
 
 /**
  * How deep agent tools may nest (an agent's tool that is an agent calling a tool, …). Saving
  * refuses tool cycles; this bounds a document that escaped that check, e.g. one saved earlier.
  */
 const MAX_TOOL_DEPTH = 3;
+
+// Every run writes these: prepared once per connection (see PreparedStatement).
+const INSERT_RUN = new PreparedStatement<never>(
+  'runner-insert-run',
+  `INSERT INTO workflow_runs (id, workflow_id, workflow_version, mode, owner_id, source_id, thread_id, inbound_event_id, status, input, started_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
+);
+const INSERT_STEP = new PreparedStatement<never>(
+  'runner-insert-step',
+  `INSERT INTO workflow_run_steps (run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+);
+const FINISH_RUN = new PreparedStatement<never>('runner-finish-run', 'UPDATE workflow_runs SET status = ?, error = ?, finished_at = ? WHERE id = ?');
 
 /** A run's memory plus the clean-up the runner owes it (run-scope records removed). */
 export type RunMemoryHandle = RunMemory & { end(): Promise<void> };
@@ -127,9 +141,7 @@ export class WorkflowRunner {
       await memory?.end();
     }
     const status = error ? 'failed' : 'succeeded';
-    await this.deps.db('workflow_runs')
-      .where({ id: runId })
-      .update({ status, error: error ? storableJson(error) : null, finished_at: this.deps.now() });
+    await FINISH_RUN.run(this.deps.db, [status, error ? storableJson(error) : null, this.deps.now(), runId]);
     return { runId, status, steps, error };
   }
 
@@ -164,17 +176,7 @@ export class WorkflowRunner {
       startedAt: at,
       finishedAt: at,
     };
-    await this.deps.db('workflow_run_steps').insert({
-      run_id: run.runId,
-      position,
-      task: done.task,
-      action: task.action,
-      status: 'succeeded',
-      reused: true,
-      output: storableJson(done.output),
-      started_at: at,
-      finished_at: at,
-    });
+    await this.#insertStep(run.runId, record);
     return record;
   }
 
@@ -204,18 +206,7 @@ export class WorkflowRunner {
       startedAt: startedAt.toISOString(),
       finishedAt: this.deps.now().toISOString(),
     };
-    await this.deps.db('workflow_run_steps').insert({
-      run_id: run.runId,
-      position,
-      task: taskName,
-      action: task.action,
-      status: record.status,
-      inputs: storableJson(inputs),
-      output: storableJson(output),
-      error: error ? storableJson(error) : null,
-      started_at: record.startedAt,
-      finished_at: record.finishedAt,
-    });
+    await this.#insertStep(run.runId, record);
     return record;
   }
 
@@ -247,18 +238,34 @@ export class WorkflowRunner {
   }
 
   async #insertRun(run: RunState, request: RunRequest): Promise<void> {
-    await this.deps.db('workflow_runs').insert({
-      id: run.runId,
-      workflow_id: run.workflowId,
-      workflow_version: run.workflowVersion,
-      mode: run.mode,
-      owner_id: run.ownerId,
-      source_id: run.sourceId ?? null,
-      thread_id: run.threadId ?? null,
-      inbound_event_id: request.inboundEventId ?? null,
-      status: 'running',
-      input: storableJson(run.input),
-      started_at: this.deps.now(),
-    });
+    await INSERT_RUN.run(this.deps.db, [
+      run.runId,
+      run.workflowId,
+      run.workflowVersion,
+      run.mode,
+      run.ownerId,
+      run.sourceId ?? null,
+      run.threadId ?? null,
+      request.inboundEventId ?? null,
+      storableJson(run.input),
+      this.deps.now(),
+    ]);
+  }
+
+  async #insertStep(runId: string, step: StepRecord): Promise<void> {
+    const { position, task, action, status, reused, inputs, output, error, startedAt, finishedAt } = step;
+    await INSERT_STEP.run(this.deps.db, [
+      runId,
+      position,
+      task,
+      action,
+      status,
+      reused,
+      inputs === null ? null : storableJson(inputs),
+      storableJson(output),
+      error ? storableJson(error) : null,
+      startedAt,
+      finishedAt,
+    ]);
   }
 }
