@@ -7,7 +7,8 @@ interface ConnectionLender {
   releaseConnection(connection: pg.ClientBase): Promise<unknown>;
 }
 
-const names = new Set<string>();
+/** Text of each name used so far: pg caches a statement by name on each connection. */
+const textByName = new Map<string, string>();
 
 /**
  * A hot-path statement that PostgreSQL parses and plans once per connection instead of at every
@@ -24,11 +25,14 @@ export class PreparedStatement<Row> {
   readonly #text: string;
 
   constructor(name: string, sql: string) {
-    // pg refuses one name for two texts on a connection: a duplicate is a programming error.
-    if (names.has(name)) throw new Error(`A prepared statement is already named "${name}"`);
-    names.add(name);
+    // One name for two texts would run the first text on connections that prepared it: a
+    // programming error. The same statement built twice (two services in one process) is fine.
+    const text = toPositional(sql);
+    const taken = textByName.get(name);
+    if (taken !== undefined && taken !== text) throw new Error(`A prepared statement is already named "${name}" with another text`);
+    textByName.set(name, text);
     this.#name = name;
-    this.#text = toPositional(sql);
+    this.#text = text;
   }
 
   async run(db: Knex | Knex.Transaction, values: unknown[]): Promise<{ rows: Row[]; rowCount: number }> {

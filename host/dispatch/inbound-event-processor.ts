@@ -6,8 +6,10 @@ import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
 import type { MessageHistory } from '../conversations/message-history.ts';
 import type { ConversationEntry } from '../conversations/conversation-entry.ts';
 import type { SubscriberStore } from '../conversations/subscriber-store.ts';
+import { BatchedStatement } from '../db/batched-statement.ts';
 import { PreparedStatement } from '../db/prepared-statement.ts';
 import { LiveOutbox, type LiveOutboxDeps } from '../outbox/live-outbox.ts';
+import { OutboxRecords } from '../outbox/outbox-records.ts';
 import type { SourceRow } from '../sources/source.ts';
 import type { WorkflowDocument } from '../workflows/document/workflow-document.ts';
 import type { RunInput } from '../workflows/runtime/action.ts';
@@ -27,7 +29,8 @@ export interface InboundEventProcessorDeps {
   conversations: ConversationEntry;
   history: MessageHistory;
   runner: WorkflowRunner;
-  outbox: LiveOutboxDeps;
+  /** What every LiveOutbox needs but the records, which the processor shares among its runs. */
+  outbox: Omit<LiveOutboxDeps, 'records'>;
   /** Removes a run's run-scope memory (the memory store's endRun). */
   endRunMemory(runId: string): Promise<unknown>;
   /**
@@ -45,6 +48,14 @@ interface InboundEventRow {
   sender_foreign_id: string | null;
   event: PlainInboundEvent;
   status: 'queued' | 'running' | 'done' | 'skipped' | 'failed';
+}
+
+/** An attempt's outcome, recorded only while the attempt holds the event's claim. */
+interface EventOutcome {
+  id: string;
+  claim_token: string;
+  status: InboundEventRow['status'];
+  reason: string | null;
 }
 
 /** What the claim reads besides the event, in the same statement. */
@@ -90,11 +101,6 @@ const CLAIM = new PreparedStatement<ClaimedEvent>(
    LEFT JOIN workflows AS w ON w.id = CASE WHEN wanted.id ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN wanted.id::uuid END`,
 );
 
-const FINISH = new PreparedStatement<never>(
-  'dispatch-finish-event',
-  'UPDATE inbound_events SET status = ?, reason = ?, claim_token = NULL WHERE id = ? AND claim_token = ?',
-);
-
 const ABANDONED_RUN_ERROR = { code: 'BOT_ERR_WORKFLOW_RUN_ABANDONED', message: 'The host running it stopped; a later attempt took over' };
 
 /** Where one attempt stands among the tries the job engine gives an event. */
@@ -123,7 +129,25 @@ export class RunFailedError extends Error {
  * Processing an event already done or skipped does nothing, so a job run twice is harmless.
  */
 export class InboundEventProcessor {
-  constructor(private readonly deps: InboundEventProcessorDeps) {}
+  readonly #outboxRecords: OutboxRecords;
+  /** Outcomes recorded, batched across the events in flight; each says whether the attempt still held its claim. */
+  readonly #finishes: BatchedStatement<EventOutcome, { id: string }, boolean>;
+
+  constructor(private readonly deps: InboundEventProcessorDeps) {
+    this.#outboxRecords = new OutboxRecords(deps.db);
+    this.#finishes = new BatchedStatement(deps.db, {
+      name: 'dispatch-finish-events',
+      sql: `UPDATE inbound_events AS e SET status = x.status, reason = x.reason, claim_token = NULL
+              FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, claim_token uuid, status text, reason text)
+             WHERE e.id = x.id AND e.claim_token = x.claim_token
+            RETURNING e.id`,
+      toRow: ({ id, claim_token, status, reason }) => ({ id, claim_token, status, reason }),
+      results: (rows, outcomes) => {
+        const recorded = new Set(rows.map((row) => row.id));
+        return outcomes.map((outcome) => recorded.has(outcome.id));
+      },
+    });
+  }
 
   async process(inboundEventId: string, attempt: Attempt): Promise<void> {
     const row = await this.#claim(inboundEventId);
@@ -182,7 +206,7 @@ export class InboundEventProcessor {
         source: { id: source.id, name: source.name, channel: source.channel },
       },
       outboxFor: (position, run) =>
-        new LiveOutbox(this.deps.outbox, { runId: run.runId, inboundEventId: row.id, event, source: { ...plainSource, channel: source.channel }, threadId, position }),
+        new LiveOutbox({ ...this.deps.outbox, records: this.#outboxRecords }, { runId: run.runId, inboundEventId: row.id, event, source: { ...plainSource, channel: source.channel }, threadId, position }),
       history: { recent: (limit) => this.deps.history.recent(threadId, limit) },
     });
     if (result.status === 'failed') {
@@ -210,8 +234,8 @@ export class InboundEventProcessor {
 
   /** Records the outcome, only if this attempt still holds the claim (else a newer one owns the event). */
   async #finish(row: ClaimedEvent, status: InboundEventRow['status'], reason: string | null): Promise<void> {
-    const { rowCount } = await FINISH.run(this.deps.db, [status, reason, row.id, row.claim_token]);
-    if (rowCount === 0) this.deps.logger.warn({ inboundEventId: row.id, status }, 'an attempt lost its claim on the event; its outcome is not recorded');
+    const recorded = await this.#finishes.submit({ id: row.id, claim_token: row.claim_token, status, reason });
+    if (!recorded) this.deps.logger.warn({ inboundEventId: row.id, status }, 'an attempt lost its claim on the event; its outcome is not recorded');
   }
 }
 

@@ -1,20 +1,21 @@
 import type { ChannelSource, PlainInboundEvent, StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import type { Knex } from 'knex';
-import { PreparedStatement } from '../db/prepared-statement.ts';
-import { storableJson, storableText } from '../json/storable.ts';
+import { storableJson } from '../json/storable.ts';
 import type { Logger } from 'pino';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
 import { errorCode, messageOf } from '../channels/sandbox/sandbox-error.ts';
-import { textOf } from '../conversations/message-history.ts';
 import type { RunOutbox } from '../workflows/runtime/action.ts';
 import { fitToCapabilities, type SendCapabilities } from './fit-to-capabilities.ts';
+import type { OutboxRecords, SendRecord } from './outbox-records.ts';
 
 export interface LiveOutboxDeps {
   db: Knex;
   channels: ChannelRegistry<ChannelSandbox>;
   now: () => Date;
   logger: Pick<Logger, 'warn'>;
+  /** The process's one OutboxRecords, so the writes of concurrent runs share statements. */
+  records: OutboxRecords;
 }
 
 /** Where the replies of one step go, and the key that names each of them. */
@@ -30,33 +31,6 @@ export interface LiveSendTarget {
 
 /** Errors after which the platform surely did not get the message, so a retried run may send it again. */
 const NOT_DELIVERED = new Set(['BOT_ERR_CHANNEL_PLATFORM_STATUS', 'BOT_ERR_CHANNEL_UNSUPPORTED_FORMAT', 'BOT_ERR_CHANNEL_UNAVAILABLE', 'BOT_ERR_PLUGIN_QUEUE_FULL', 'BOT_ERR_PLUGIN_SANDBOX_CLOSED', 'BOT_ERR_PLUGIN_SEND_NOT_STARTED']);
-
-type SendRow = { id: string; status: 'pending' | 'sent' | 'failed' | 'uncertain'; mid: string | null };
-
-/**
- * Records a reply before it is attempted, or finds the record a retried run left: a refused send
- * (`failed`) is attempted again; one of unknown outcome (`pending`, `uncertain`) again only when
- * the last parameter says the platform drops repeated keys, else it becomes `uncertain`.
- */
-const CLAIM_SEND = new PreparedStatement<SendRow>(
-  'outbox-claim-send',
-  `INSERT INTO outbound_messages (send_key, inbound_event_id, run_id, source_id, thread_id, envelope, status, attempts)
-   VALUES (?, ?, ?, ?, ?, ?, 'pending', 1)
-   ON CONFLICT (send_key) DO UPDATE SET attempts = outbound_messages.attempts + 1,
-     status = CASE WHEN outbound_messages.status = 'failed' THEN 'pending'
-                   WHEN outbound_messages.status IN ('pending', 'uncertain') AND ?::boolean THEN 'pending'
-                   WHEN outbound_messages.status = 'pending' THEN 'uncertain'
-                   ELSE outbound_messages.status END
-   RETURNING id, status, mid`,
-);
-
-/** Marks a reply sent and adds it to its thread's history (what `input_mode: history` reads). */
-const MARK_SENT = new PreparedStatement<never>(
-  'outbox-mark-sent',
-  `WITH marked AS (UPDATE outbound_messages SET status = 'sent', mid = ?, sent_at = ?, run_id = ? WHERE id = ? RETURNING id)
-   INSERT INTO conversation_messages (thread_id, direction, text, message, created_at)
-   SELECT ?::uuid, 'out', ?::text, ?::jsonb, ?::timestamptz FROM marked`,
-);
 
 /**
  * Sends a live run's replies through the channel's sandbox, each recorded before it is
@@ -107,17 +81,16 @@ export class LiveOutbox implements RunOutbox {
   /** Marks the reply sent and adds it to the thread's history (what `input_mode: history` reads), in one statement. */
   async #markSent(id: string, mid: string | undefined, envelope: StdOutgoingMessageEnvelope): Promise<void> {
     const now = this.deps.now();
-    await MARK_SENT.run(this.deps.db, [mid ?? null, now, this.target.runId, id, this.target.threadId, storableText(textOf(envelope)), storableJson(envelope), now]);
+    await this.deps.records.markSent({ id, mid, sentAt: now, runId: this.target.runId, threadId: this.target.threadId, envelope });
   }
 
   /**
    * The record of this reply: `pending` to send it now; `sent`, or `uncertain` when it may have
    * been sent already and may not be sent again (`resendUnknown` false).
    */
-  async #claim(sendKey: string, envelope: StdOutgoingMessageEnvelope, resendUnknown: boolean): Promise<SendRow> {
+  async #claim(sendKey: string, envelope: StdOutgoingMessageEnvelope, resendUnknown: boolean): Promise<SendRecord> {
     const { runId, inboundEventId, source, threadId } = this.target;
-    const inserted = await CLAIM_SEND.run(this.deps.db, [sendKey, inboundEventId, runId, source.id, threadId, storableJson(envelope), resendUnknown]);
-    const row = inserted.rows[0]!;
+    const row = await this.deps.records.claim({ sendKey, inboundEventId, runId, sourceId: source.id, threadId, envelope }, resendUnknown);
     if (row.status === 'uncertain') this.deps.logger.warn({ sendKey }, 'a reply whose delivery is unknown is not sent again');
     return row;
   }

@@ -45,7 +45,8 @@ test('knex query listeners see it', async () => {
   assert.deepEqual(seen, ['SELECT count(*)::int AS n FROM notes WHERE body = $1']);
 });
 
-test('a second statement under a taken name, or a knex identifier placeholder, is refused at once', () => {
-  assert.throws(() => new PreparedStatement('test-insert-note', 'SELECT 1'), /already named "test-insert-note"/);
+test('another text under a taken name, or a knex identifier placeholder, is refused at once; the same statement twice is fine', () => {
+  assert.throws(() => new PreparedStatement('test-insert-note', 'SELECT 1'), /already named "test-insert-note" with another text/);
+  assert.doesNotThrow(() => new PreparedStatement('test-count-notes', 'SELECT count(*)::int AS n FROM notes WHERE body = ?'));
   assert.throws(() => new PreparedStatement('test-identifier', 'SELECT ?? FROM notes'), /\?\? identifier placeholders/);
 });

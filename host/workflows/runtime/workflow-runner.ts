@@ -14,27 +14,13 @@ import type {
 } from './action.ts';
 import { isActionName } from './action-specs.ts';
 import { describeError, type StepError } from './describe-error.ts';
-import { storableJson } from '../../json/storable.ts';
-import { PreparedStatement } from '../../db/prepared-statement.ts';
+import { RunRecords } from './run-records.ts';
 
 /**
  * How deep agent tools may nest (an agent's tool that is an agent calling a tool, …). Saving
  * refuses tool cycles; this bounds a document that escaped that check, e.g. one saved earlier.
  */
 const MAX_TOOL_DEPTH = 3;
-
-// Every run writes these: prepared once per connection (see PreparedStatement).
-const INSERT_RUN = new PreparedStatement<never>(
-  'runner-insert-run',
-  `INSERT INTO workflow_runs (id, workflow_id, workflow_version, mode, owner_id, source_id, thread_id, inbound_event_id, status, input, started_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
-);
-const INSERT_STEP = new PreparedStatement<never>(
-  'runner-insert-step',
-  `INSERT INTO workflow_run_steps (run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-);
-const FINISH_RUN = new PreparedStatement<never>('runner-finish-run', 'UPDATE workflow_runs SET status = ?, error = ?, finished_at = ? WHERE id = ?');
 
 /** A run's memory plus the clean-up the runner owes it (run-scope records removed). */
 export type RunMemoryHandle = RunMemory & { end(): Promise<void> };
@@ -101,7 +87,11 @@ export interface RunResult {
  * marked succeeded or failed.
  */
 export class WorkflowRunner {
-  constructor(private readonly deps: WorkflowRunnerDeps) {}
+  readonly #records: RunRecords;
+
+  constructor(private readonly deps: WorkflowRunnerDeps) {
+    this.#records = new RunRecords(deps.db);
+  }
 
   async run(request: RunRequest): Promise<RunResult> {
     const runId = randomUUID();
@@ -141,7 +131,7 @@ export class WorkflowRunner {
       await memory?.end();
     }
     const status = error ? 'failed' : 'succeeded';
-    await FINISH_RUN.run(this.deps.db, [status, error ? storableJson(error) : null, this.deps.now(), runId]);
+    await this.#records.finish({ id: runId, status, error, finishedAt: this.deps.now() });
     return { runId, status, steps, error };
   }
 
@@ -238,34 +228,10 @@ export class WorkflowRunner {
   }
 
   async #insertRun(run: RunState, request: RunRequest): Promise<void> {
-    await INSERT_RUN.run(this.deps.db, [
-      run.runId,
-      run.workflowId,
-      run.workflowVersion,
-      run.mode,
-      run.ownerId,
-      run.sourceId ?? null,
-      run.threadId ?? null,
-      request.inboundEventId ?? null,
-      storableJson(run.input),
-      this.deps.now(),
-    ]);
+    await this.#records.start({ run, inboundEventId: request.inboundEventId ?? null, startedAt: this.deps.now() });
   }
 
   async #insertStep(runId: string, step: StepRecord): Promise<void> {
-    const { position, task, action, status, reused, inputs, output, error, startedAt, finishedAt } = step;
-    await INSERT_STEP.run(this.deps.db, [
-      runId,
-      position,
-      task,
-      action,
-      status,
-      reused,
-      inputs === null ? null : storableJson(inputs),
-      storableJson(output),
-      error ? storableJson(error) : null,
-      startedAt,
-      finishedAt,
-    ]);
+    await this.#records.step({ runId, step });
   }
 }

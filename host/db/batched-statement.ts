@@ -1,0 +1,55 @@
+import type { Knex } from 'knex';
+import { isConnectionError } from '../errors/postgres-errors.ts';
+import { storableJson } from '../json/storable.ts';
+import { GroupCommit } from './group-commit.ts';
+import { PreparedStatement } from './prepared-statement.ts';
+
+export interface BatchedStatementOptions<Item, Row, Result> {
+  /** Unique, as for PreparedStatement. */
+  name: string;
+  /**
+   * SQL with exactly one placeholder, the rows as a jsonb array: read it with
+   * `jsonb_to_recordset(?::jsonb) WITH ORDINALITY AS x(…)` so a result can name its row.
+   */
+  sql: string;
+  /** The row an item contributes; its strings are made storable (see storableJson). */
+  toRow(item: Item): Record<string, unknown>;
+  /** Each item's result from the statement's rows, in the items' order; by default nothing. */
+  results?(rows: Row[], items: Item[]): Result[];
+  /** Most rows in one statement (default 500). */
+  maxRows?: number;
+}
+
+/**
+ * A write that concurrent callers share: the rows submitted while the previous statement runs
+ * go together in the next one, as one jsonb parameter of one prepared statement (group commit,
+ * see GroupCommit). Under load, the dispatcher's per-run writes (run and step records, finishes,
+ * sends marked) cost one round trip and one commit for many runs instead of one each; alone, a
+ * write waits for nothing. Each `submit` resolves when its own row is committed, and rejects only
+ * for its own failure: a batch refused for its data is retried row by row.
+ * @example
+ * const finish = new BatchedStatement(db, { name: 'finish-runs', sql: 'UPDATE … FROM jsonb_to_recordset(?::jsonb) …', toRow: (run) => run });
+ * await finish.submit({ id, status: 'succeeded' });
+ */
+export class BatchedStatement<Item, Row = never, Result = void> {
+  readonly #commits: GroupCommit<Item, Result>;
+
+  constructor(db: Knex, options: BatchedStatementOptions<Item, Row, Result>) {
+    const statement = new PreparedStatement<Row>(options.name, options.sql);
+    const results = options.results ?? ((_rows: Row[], items: Item[]) => items.map(() => undefined as Result));
+    this.#commits = new GroupCommit<Item, Result>({
+      writeBatch: async (items) => {
+        const { rows } = await statement.run(db, [storableJson(items.map(options.toRow))]);
+        return results(rows, items);
+      },
+      rowsOf: () => 1,
+      maxRows: options.maxRows ?? 500,
+      retryAlone: (error) => !isConnectionError(error),
+    });
+  }
+
+  /** Resolves with this item's result once the statement that carried it has committed. */
+  submit(item: Item): Promise<Result> {
+    return this.#commits.submit(item);
+  }
+}
