@@ -10,6 +10,7 @@ import { buildRoutes } from './routes.ts';
 import { mountWebhookRoutes } from './webhooks/webhook.routes.ts';
 import { mountAttachmentDownloadRoute } from './attachments/attachment-download.routes.ts';
 import type { Services } from './services.ts';
+import { serveAdmin } from './http/serve-admin.ts';
 
 export interface AppOptions {
   authSecret: string;
@@ -48,6 +49,7 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
   // Without `throw`, the router sets 405 (or 501) and the Allow header; errorMiddleware then
   // gives the response the error body.
   app.use(router.allowedMethods());
+  app.use(serveAdmin());
   return app;
 }
 

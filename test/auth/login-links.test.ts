@@ -37,4 +37,7 @@ test('the login page is served without caching and reads the code from the fragm
   assert.match(String(page.headers['content-type']), /text\/html/);
   assert.equal(page.headers['cache-control'], 'no-store');
   assert.match(page.text, /location\.hash/);
+  // It hands the token to the admin panel (which reads this key) and opens it.
+  assert.match(page.text, /localStorage\.setItem\('bot\.token'/);
+  assert.match(page.text, /location\.replace\('\/'\)/);
 });

@@ -7,9 +7,19 @@ before(async () => (t = await createTestApp({ maxBodyBytes: 1024 })));
 after(() => t.close());
 
 test('an unknown path answers 404 with the error body', async () => {
-  const response = await t.request('GET', '/nowhere');
-  assert.equal(response.status, 404);
-  assert.equal(response.body.error.code, 'BOT_ERR_HTTP_NOT_FOUND');
+  // Other GETs outside the host's own paths are the admin panel's client-side routes.
+  for (const path of ['/api/nowhere', '/health/nowhere']) {
+    const response = await t.request('GET', path);
+    assert.equal(response.status, 404);
+    assert.equal(response.body.error.code, 'BOT_ERR_HTTP_NOT_FOUND');
+  }
+  assert.equal((await t.request('POST', '/nowhere')).body.error.code, 'BOT_ERR_HTTP_NOT_FOUND');
+});
+
+test('any other GET is the admin panel (history fallback), never cached', async () => {
+  const response = await t.request('GET', '/workflows/memory');
+  assert.match(String(response.headers['content-type']), /text\/html/);
+  assert.equal(response.headers['cache-control'], 'no-cache');
 });
 
 test('a known path with another method answers 405 with the error body', async () => {

@@ -1,0 +1,143 @@
+/** The admin API's shapes the panel reads (see /api/openapi.json). */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+export type MemoryScope = 'global' | 'workflow' | 'thread' | 'run';
+
+export interface MemoryDefinition {
+  id: string;
+  name: string;
+  slug: string;
+  scope: MemoryScope;
+  ttlSeconds: number | null;
+  schema: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SlugCheck {
+  slug: string;
+  valid: boolean;
+  available: boolean;
+}
+
+export interface Channel {
+  name: string;
+  kind: 'http' | 'websocket';
+  settingsSchema: Record<string, unknown>;
+  capabilities: Record<string, unknown>;
+  enabled: boolean;
+  running: boolean;
+  origin: 'builtin' | 'package' | 'local';
+  package: { name: string; version: string } | null;
+  error: { code: string; message: string } | null;
+}
+
+export interface ChannelDiagnostic {
+  file: string;
+  package: { name: string; version: string } | null;
+  name: string | null;
+  status: 'registered' | 'disabled' | 'rejected';
+  code: string | null;
+  message: string | null;
+}
+
+export interface RescanReport {
+  added: string[];
+  removed: string[];
+  upgraded: { name: string; from: string; to: string }[];
+  rejected: { file: string; code: string | null; message: string | null }[];
+}
+
+export interface Source {
+  id: string;
+  ref: string;
+  name: string;
+  channel: string;
+  settings: Record<string, unknown>;
+  active: boolean;
+  defaultWorkflowId: string | null;
+  webhookUrl: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WorkflowSummary {
+  id: string;
+  name: string;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Workflow extends WorkflowSummary {
+  currentVersion: number;
+  yaml: string;
+}
+
+export interface WorkflowVersion {
+  version: number;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+export interface WorkflowProblem {
+  path: string;
+  line?: number;
+  column?: number;
+  code: string;
+  message: string;
+}
+
+export interface StepError {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export interface RunStep {
+  position: number;
+  task: string;
+  action: string;
+  status: 'succeeded' | 'failed';
+  reused: boolean;
+  inputs: Record<string, unknown> | null;
+  output: unknown;
+  error: StepError | null;
+  startedAt: string;
+  finishedAt: string;
+}
+
+export interface Run {
+  id: string;
+  workflowId: string;
+  workflowVersion: number;
+  mode: 'live' | 'test';
+  ownerId: string;
+  sourceId: string | null;
+  threadId: string | null;
+  inboundEventId: string | null;
+  status: 'running' | 'succeeded' | 'failed';
+  input: Record<string, unknown>;
+  error: StepError | null;
+  startedAt: string;
+  finishedAt: string | null;
+  steps?: RunStep[];
+}
+
+export interface TestRun extends Run {
+  steps: RunStep[];
+  messages: Record<string, unknown>[];
+}
+
+export interface InboundEvent {
+  id: string;
+  sourceId: string;
+  eventId: string;
+  status: 'queued' | 'running' | 'done' | 'skipped' | 'failed';
+  reason: string | null;
+  attempts: number;
+  receivedAt: string;
+}

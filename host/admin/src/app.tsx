@@ -1,0 +1,58 @@
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { RequireSession } from './auth/require-session.tsx';
+import { SessionProvider } from './auth/session-context.tsx';
+import { AppLayout } from './layout/app-layout.tsx';
+import { MemoryFormPage } from './pages/memory/memory-form-page.tsx';
+import { MemoryListPage } from './pages/memory/memory-list-page.tsx';
+import { SignInPage } from './pages/sign-in/sign-in-page.tsx';
+import { ChannelsPage } from './pages/channels/channels-page.tsx';
+import { SourcesPage } from './pages/sources/sources-page.tsx';
+import { WorkflowsPage } from './pages/workflows/workflows-page.tsx';
+import { WorkflowEditorPage } from './pages/workflows/workflow-editor-page.tsx';
+import { RunsPage } from './pages/runs/runs-page.tsx';
+import { RunDetailPage } from './pages/runs/run-detail-page.tsx';
+import { DeadLettersPage } from './pages/runs/dead-letters-page.tsx';
+
+// The settings form (rjsf + ajv) is most of the bundle: loaded when a source is opened.
+const SourceFormPage = lazy(() => import('./pages/sources/source-form-page.tsx').then((module) => ({ default: module.SourceFormPage })));
+
+/** The panel's routes: the sign-in page, and every other page behind a session. */
+export function App() {
+  return (
+    <BrowserRouter>
+      <SessionProvider>
+        <Routes>
+          <Route path="/sign-in" element={<SignInPage />} />
+          <Route
+            element={
+              <RequireSession>
+                <AppLayout />
+              </RequireSession>
+            }
+          >
+            <Route index element={<Navigate to="/workflows/memory" replace />} />
+            <Route path="workflows/memory" element={<MemoryListPage />} />
+            <Route path="workflows/memory/:id" element={<MemoryFormPage />} />
+            <Route path="workflows" element={<WorkflowsPage />} />
+            <Route path="workflows/:id" element={<WorkflowEditorPage />} />
+            <Route path="channels" element={<ChannelsPage />} />
+            <Route path="sources" element={<SourcesPage />} />
+            <Route
+              path="sources/:id"
+              element={
+                <Suspense fallback={<p className="loading">Loading…</p>}>
+                  <SourceFormPage />
+                </Suspense>
+              }
+            />
+            <Route path="runs" element={<RunsPage />} />
+            <Route path="runs/:id" element={<RunDetailPage />} />
+            <Route path="dead-letters" element={<DeadLettersPage />} />
+            <Route path="*" element={<p className="empty">No page here.</p>} />
+          </Route>
+        </Routes>
+      </SessionProvider>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,31 @@
+import { useSearchParams } from 'react-router';
+
+export interface ListQuery {
+  q: string;
+  sort: string;
+  offset: number;
+  limit: number;
+  set: (change: Partial<{ q: string; sort: string; offset: number }>) => void;
+}
+
+/** Search, sort and paging kept in the URL, so a reload or a shared link shows the same page. */
+export function useListQuery(defaultSort: string, defaultLimit = 20): ListQuery {
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const sort = params.get('sort') ?? defaultSort;
+  const offset = Number(params.get('offset') ?? 0) || 0;
+  // `?limit=` overrides the page size (1-200, the API's bounds).
+  const limit = Math.min(200, Math.max(1, Number(params.get('limit')) || defaultLimit));
+  const set: ListQuery['set'] = (change) => {
+    const next = { q, sort, offset, ...change };
+    // A new search or sort starts on the first page.
+    if (change.q !== undefined || change.sort !== undefined) next.offset = change.offset ?? 0;
+    const query: Record<string, string> = {};
+    if (next.q) query.q = next.q;
+    if (next.sort !== defaultSort) query.sort = next.sort;
+    if (next.offset) query.offset = String(next.offset);
+    if (limit !== defaultLimit) query.limit = String(limit);
+    setParams(query, { replace: true });
+  };
+  return { q, sort, offset, limit, set };
+}

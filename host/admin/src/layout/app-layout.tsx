@@ -1,0 +1,46 @@
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { ErrorBoundary } from '../components/error-boundary.tsx';
+import { useSession } from '../auth/session-context.tsx';
+
+const MENU: { label: string; to: string; end?: boolean; indent?: boolean }[] = [
+  { label: 'Workflows', to: '/workflows', end: true },
+  { label: 'Memory', to: '/workflows/memory', indent: true },
+  { label: 'Channels', to: '/channels' },
+  { label: 'Sources', to: '/sources' },
+  { label: 'Runs', to: '/runs' },
+  { label: 'Dead letters', to: '/dead-letters' },
+];
+
+/** The menu (DESIGN §10), who is signed in, and the current page. */
+export function AppLayout() {
+  const { claims, signOut } = useSession();
+  const { pathname } = useLocation();
+  return (
+    <div className="layout">
+      <nav aria-label="Main">
+        <strong className="brand">bot host</strong>
+        <ul>
+          {MENU.map((item) => (
+            <li key={item.to} className={item.indent ? 'indent' : undefined}>
+              <NavLink to={item.to} end={item.end ?? false}>
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+        <div className="who">
+          {claims?.sub} ({claims?.role})
+          <button type="button" onClick={() => signOut()}>
+            Sign out
+          </button>
+        </div>
+      </nav>
+      <main>
+        {/* Keyed by path: leaving a failed page clears the failure. */}
+        <ErrorBoundary key={pathname}>
+          <Outlet />
+        </ErrorBoundary>
+      </main>
+    </div>
+  );
+}

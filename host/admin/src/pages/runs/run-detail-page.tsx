@@ -1,0 +1,61 @@
+import { Link, useParams } from 'react-router';
+import type { Run, RunStep } from '../../api/api-types.ts';
+import { useApiData } from '../../api/use-api-data.ts';
+import { formatDate } from '../../components/format-date.ts';
+import { LoadState } from '../../components/load-state.tsx';
+import { RunSteps } from './run-steps.tsx';
+import { useWorkflowNames } from './use-workflow-names.ts';
+
+/** One run: its trigger, input, status and steps. */
+export function RunDetailPage() {
+  const { id } = useParams();
+  const state = useApiData<Run & { steps: RunStep[] }>(`/api/runs/${id}`);
+  const names = useWorkflowNames();
+  return (
+    <section>
+      <p>
+        <Link to="/runs">← Runs</Link>
+      </p>
+      <LoadState state={state}>
+        {(run) => (
+          <>
+            <h1>
+              Run <code>{run.id.slice(0, 8)}</code> <span className={`status-${run.status}`}>{run.status}</span>
+            </h1>
+            <dl className="facts">
+              <dt>Workflow</dt>
+              <dd>
+                <Link to={`/workflows/${run.workflowId}?version=${run.workflowVersion}`}>
+                  {names.get(run.workflowId) ?? run.workflowId} v{run.workflowVersion}
+                </Link>{' '}
+                ({run.mode})
+              </dd>
+              <dt>Trigger</dt>
+              <dd>{run.inboundEventId ? `inbound event ${run.inboundEventId}` : 'test run from the admin panel'}</dd>
+              <dt>Owner</dt>
+              <dd>{run.ownerId}</dd>
+              <dt>Started / finished</dt>
+              <dd>
+                {formatDate(run.startedAt)} / {formatDate(run.finishedAt)}
+              </dd>
+              <dt>Input</dt>
+              <dd>
+                <pre className="json">{JSON.stringify(run.input, null, 2)}</pre>
+              </dd>
+              {run.error && (
+                <>
+                  <dt>Error</dt>
+                  <dd className="error">
+                    <code>{run.error.code}</code> {run.error.message}
+                  </dd>
+                </>
+              )}
+            </dl>
+            <h2>Steps</h2>
+            <RunSteps steps={run.steps} />
+          </>
+        )}
+      </LoadState>
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { api } from '../../api/api-client.ts';
+import { errorMessage, isApiError } from '../../api/api-error.ts';
+import type { Workflow, WorkflowProblem } from '../../api/api-types.ts';
+import { useSession } from '../../auth/session-context.tsx';
+import { FieldError } from '../../components/field-error.tsx';
+import { DeleteWorkflowButton } from './delete-workflow-button.tsx';
+import { NEW_WORKFLOW_YAML } from './new-workflow-yaml.ts';
+import { TestRunPanel } from './test-run-panel.tsx';
+import { useWorkflowValidation } from './use-workflow-validation.ts';
+import { VersionsList } from './versions-list.tsx';
+import { YamlEditor } from './yaml-editor.tsx';
+
+/** Edits a workflow's name and YAML; each save is a new version. Problems show at their lines. */
+export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onSaved?: () => void }) {
+  const navigate = useNavigate();
+  const { can } = useSession();
+  const [name, setName] = useState(workflow?.name ?? '');
+  const [yaml, setYaml] = useState(workflow?.yaml ?? NEW_WORKFLOW_YAML);
+  const [saveProblems, setSaveProblems] = useState<{ yaml: string; problems: WorkflowProblem[] }>();
+  const [errors, setErrors] = useState<{ name?: string; form?: string }>({});
+  const [saving, setSaving] = useState(false);
+  const [notice, setNotice] = useState<string>();
+  const allowed = can(workflow ? 'workflow:update' : 'workflow:create');
+  const liveProblems = useWorkflowValidation(yaml, can('workflow:read'));
+  const problems = liveProblems ?? (saveProblems?.yaml === yaml ? saveProblems.problems : []);
+
+  const save = async () => {
+    setSaving(true);
+    setErrors({});
+    setNotice(undefined);
+    try {
+      const saved = workflow ? await api.put<Workflow>(`/api/workflows/${workflow.id}`, { name, yaml }) : await api.post<Workflow>('/api/workflows', { name, yaml });
+      // Saved as the new current version: show it (an edit of an older version leaves ?version).
+      navigate(`/workflows/${saved.id}`, { replace: true });
+      onSaved?.();
+    } catch (failure) {
+      const details = isApiError(failure) ? (failure.details as { problems?: WorkflowProblem[] } | undefined) : undefined;
+      if (details?.problems) {
+        setSaveProblems({ yaml, problems: details.problems });
+        setNotice(`Not saved: ${details.problems.length} problem${details.problems.length === 1 ? '' : 's'}.`);
+      } else if (isApiError(failure) && (failure.field === 'name' || failure.status === 409)) setErrors({ name: errorMessage(failure) });
+      else setErrors({ form: errorMessage(failure) });
+      setSaving(false);
+    }
+  };
+
+  return (
+    <section>
+      <h1>{workflow ? `${workflow.name} (v${workflow.version})` : 'New workflow'}</h1>
+      {workflow && workflow.version !== workflow.currentVersion && (
+        <p className="notice">
+          Viewing version {workflow.version}; saving makes it version {workflow.currentVersion + 1}. <Link to={`/workflows/${workflow.id}`}>Current version</Link>
+        </p>
+      )}
+      <div className="columns">
+        <div className="form">
+          <label>
+            Name
+            <input name="name" value={name} disabled={!allowed} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <FieldError message={errors.name} />
+          <YamlEditor value={yaml} onChange={setYaml} problems={problems} readOnly={!allowed} />
+          {notice && <p className="error" role="alert">{notice}</p>}
+          <FieldError message={errors.form} />
+          <p className="actions">
+            <button type="button" className="primary" disabled={!allowed || saving} onClick={save}>
+              {saving ? 'Saving…' : 'Save'}
+            </button>
+            <Link to="/workflows">Back to workflows</Link>
+            {workflow && <DeleteWorkflowButton workflow={workflow} />}
+          </p>
+        </div>
+        {workflow && (
+          <aside>
+            <VersionsList workflow={workflow} />
+            <TestRunPanel workflow={workflow} />
+          </aside>
+        )}
+      </div>
+    </section>
+  );
+}

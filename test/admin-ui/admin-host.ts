@@ -1,0 +1,78 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { signAdminToken } from '../../host/auth/admin-token.ts';
+import { LoginLinks } from '../../host/auth/login-links.ts';
+import { launchChromium } from '../support/browser.ts';
+import { startHostProcess, type HostProcess } from '../support/host-process.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+const AUTH_SECRET = 'admin-ui-test-auth-secret-0123456789abcdef';
+
+/** A real `npm start` on this file's own database, one browser page, and ways to sign in. */
+export interface AdminHost {
+  host: HostProcess;
+  database: TestDatabase;
+  browser: Browser;
+  page: Page;
+  /** The one-time login link, exactly as `npm start` prints it on the embedded default. */
+  loginLink(role?: string): Promise<string>;
+  token(role: string): string;
+  /** Calls the admin API as admin, for set-up and checks the panel is not under test for. */
+  api<T = unknown>(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: T }>;
+  close(): Promise<void>;
+}
+
+export async function startAdminHost(): Promise<AdminHost> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-admin-ui-'));
+  const removeAll = async () => {
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const host = await startHostProcess({
+    DATABASE_URL: database.url,
+    BOT_DATA_DIR: dataDir,
+    BOT_AUTH_SECRET: AUTH_SECRET,
+    BOT_DOWNLOAD_SECRET: 'admin-ui-test-download-secret-0123456789abc',
+    // `info`: the harness waits for the "listening" line.
+    BOT_LOG_LEVEL: 'info',
+    BOT_SANDBOX_MAX_THREADS: '1',
+  }).catch(async (error: unknown) => {
+    await removeAll();
+    throw error;
+  });
+  const browser = await launchChromium().catch(async (error: unknown) => {
+    await host.stop();
+    await removeAll();
+    throw error;
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(10_000);
+  const token = (role: string) => signAdminToken({ sub: `ui-${role}`, role }, AUTH_SECRET, { ttl: '1h' });
+  return {
+    host,
+    database,
+    browser,
+    page,
+    async loginLink(role = 'admin') {
+      const code = await new LoginLinks(database.db).create({ sub: role, role }, 60_000);
+      return `${host.url}/login#code=${code}`;
+    },
+    token,
+    async api<T>(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: T }> {
+      const response = await fetch(`${host.url}${apiPath}`, {
+        method,
+        headers: { authorization: `Bearer ${token('admin')}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+      return { status: response.status, body: (response.status === 204 ? undefined : await response.json()) as T };
+    },
+    async close() {
+      await browser.close();
+      await host.stop();
+      await removeAll();
+    },
+  };
+}
