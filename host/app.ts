@@ -10,6 +10,7 @@ import { buildRoutes } from './routes.ts';
 import { mountWebhookRoutes } from './webhooks/webhook.routes.ts';
 import { mountAttachmentDownloadRoute } from './attachments/attachment-download.routes.ts';
 import type { Services } from './services.ts';
+import { mountChatPageRoute } from './web-chat/chat-page.routes.ts';
 import { serveAdmin } from './http/serve-admin.ts';
 
 export interface AppOptions {
@@ -36,6 +37,7 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
   });
   router.get('/login', loginPage());
   mountAttachmentDownloadRoute(router, { sources: services.sources, attachments: services.attachments });
+  mountChatPageRoute(router, { sources: services.sourceCache });
   mountWebhookRoutes(router, {
     sources: services.sourceCache,
     channels: services.channels,

@@ -23,6 +23,9 @@ import { JobEngine } from './dispatch/job-engine.ts';
 import { seedExamples } from './seed/seed-examples.ts';
 import { createModelResolver } from './workflows/models/model-resolver.ts';
 import { readNamedApiKeys } from './workflows/models/named-api-keys.ts';
+import { createWebSocketGateway } from './websockets/create-websocket-gateway.ts';
+import { seedWebChat } from './seed/seed-web-chat.ts';
+import { printChatLink } from './print-chat-link.ts';
 
 type Closer = () => Promise<void>;
 
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
       // Known once listening (PORT may be 0); links are only asked for after that.
       publicBaseUrl: () => config.BOT_PUBLIC_URL ?? `http://${config.HOST}:${listeningPort}`,
     },
+    webChat: { sessionSecret: secrets.webSessionSecret },
     workflows: {
       models: createModelResolver({ config, namedApiKeys: readNamedApiKeys(process.env) }),
       expressionTimeoutMs: config.BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS,
@@ -69,8 +73,11 @@ async function main(): Promise<void> {
   closers.unshift(() => services.channelSync.close());
   await services.sourceCacheSync.start();
   closers.unshift(() => services.sourceCacheSync.close());
+  await services.webChat.hub.start();
+  closers.unshift(() => services.webChat.hub.close());
   logChannels(services, logger);
-  if (embedded) await seedExamples(services);
+  const seeded = embedded ? await seedExamples(services) : undefined;
+  const chatSourceRef = embedded ? await seedWebChat(services, seeded) : undefined;
   const jobs = await JobEngine.start({
     db,
     processor: services.inboundEvents,
@@ -90,6 +97,10 @@ async function main(): Promise<void> {
   });
   const server = await listen(app.callback(), config.PORT, config.HOST);
   closers.unshift(() => closeServer(server));
+  // Closed before the server: open sockets would keep it from closing.
+  const sockets = createWebSocketGateway(services);
+  sockets.attach(server);
+  closers.unshift(() => sockets.close());
   const sweeper = startSweeper(db, config, logger);
   closers.unshift(() => sweeper.close());
 
@@ -99,6 +110,7 @@ async function main(): Promise<void> {
   const publicUrl = config.BOT_PUBLIC_URL ?? `http://${config.HOST}:${port}`;
   logger.info({ url: publicUrl, database: embedded ? 'embedded' : 'external' }, 'bot host listening');
   if (embedded) await printAdminLoginLink(services.loginLinks, publicUrl, config.BOT_AUTH_LOGIN_LINK_TTL_MS);
+  if (chatSourceRef) printChatLink(publicUrl, chatSourceRef);
 }
 
 function logChannels(services: ReturnType<typeof createServices>, logger: Logger): void {

@@ -25,6 +25,7 @@ import { createWorkflowRunner } from './workflows/create-workflow-runner.ts';
 import { createModelResolver } from './workflows/models/model-resolver.ts';
 import type { ModelResolver } from './workflows/runtime/action.ts';
 import type { WorkflowRunner } from './workflows/runtime/workflow-runner.ts';
+import { createWebChat, type WebChat, type WebChatOptions } from './websockets/create-web-chat.ts';
 
 /** The long-lived objects the routes and background jobs share, built from the database. */
 export interface Services {
@@ -56,6 +57,8 @@ export interface Services {
   inboundEvents: InboundEventProcessor;
   /** Tries of an inbound event before it is a dead letter (BOT_DISPATCH_MAX_ATTEMPTS). */
   dispatchMaxAttempts: number;
+  /** Live chat: sessions, their tokens, and the delivery of WebSocket channels' replies (not listening until `webChat.hub.start()`). */
+  webChat: WebChat;
 }
 
 /** How workflows run; main passes the configured values, tests take the defaults or shorten them. */
@@ -78,18 +81,21 @@ export interface ServiceOptions {
   /** Attachment downloads; main passes all of it. The defaults (a temp folder, a random secret) suit tests only. */
   attachments?: Partial<AttachmentOptions>;
   workflows?: Partial<WorkflowServiceOptions>;
+  /** Live chat session tokens; main passes the secret, tests take a random one. */
+  webChat?: Partial<WebChatOptions>;
 }
 
 const HOST_ROOT = new URL('..', import.meta.url).pathname;
 
 
-export function createServices({ db, logger, now = () => new Date(), channels = {}, attachments = {}, workflows = {} }: ServiceOptions): Services {
+export function createServices({ db, logger, now = () => new Date(), channels = {}, attachments = {}, workflows = {}, webChat: webChatOptions = {} }: ServiceOptions): Services {
   const workflowOptions = { ...workflowDefaults(), ...workflows };
   const channelStates = new ChannelStateStore(db);
+  const webChat = createWebChat({ db, logger, now, ...webChatOptions });
   const channelRegistry = createChannelRegistry({
     appRoot: channels.appRoot ?? HOST_ROOT,
     hostRoot: channels.hostRoot ?? HOST_ROOT,
-    sandbox: channels.sandbox ?? sandboxSettingsFrom(),
+    sandbox: { ...(channels.sandbox ?? sandboxSettingsFrom()), frameDelivery: webChat.hub },
     hostServicesFor: (channelName) => attachmentService.hostServicesFor(channelName),
     states: channelStates,
     logger,
@@ -135,6 +141,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     runner,
     inboundEvents,
     dispatchMaxAttempts: workflowOptions.dispatchMaxAttempts,
+    webChat,
   };
 }
 

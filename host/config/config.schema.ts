@@ -38,6 +38,9 @@ export const configSchema = z.object({
   BOT_DOWNLOAD_SECRET: secret
     .optional()
     .describe('Key for signed attachment download URLs. Required with DATABASE_URL; generated otherwise.'),
+  BOT_WEB_SESSION_SECRET: secret
+    .optional()
+    .describe('Key for live chat session tokens. Generated under BOT_DATA_DIR on the embedded default; with DATABASE_URL, derived from BOT_AUTH_SECRET when unset.'),
   BOT_DOWNLOAD_TOKEN_TTL_MS: positiveInt
     .default(60 * 60_000)
     .describe('How long a signed attachment download URL stays valid.'),

@@ -15,6 +15,10 @@ const BENCHMARKS: Record<string, { description: string; load: () => Promise<{ ru
     description: 'webhook to reply: signed webhooks through the greeting workflow to a fake platform, at a fixed rate and at saturation',
     load: async () => ({ run: (await import('./e2e.ts')).runE2eBenchmark }),
   },
+  web: {
+    description: 'live chat: WebSocket clients send messages to the greeting workflow through a web source; send → reply latency, host RSS',
+    load: async () => ({ run: (await import('./web.ts')).runWebBenchmark }),
+  },
 };
 
 const name = process.argv[2];

@@ -14,6 +14,7 @@ import type {
   SendMessageResult,
   StdOutgoingMessageEnvelope,
   WebhookRequest,
+  WebSocketFrame,
 } from '@bot-ai/api';
 import type { Piscina } from 'piscina';
 import { createSandboxPool } from './create-sandbox-pool.ts';
@@ -23,11 +24,13 @@ import type {
   ChannelDescription,
   PlainSubscriberData,
   PlainWebhookRequest,
+  ReceiveFrameResult,
   ReceiveWebhookResult,
   SandboxReply,
   SandboxRequest,
   SandboxRequestType,
   SandboxResults,
+  SendTaskResult,
   WorkerEventMessage,
 } from './protocol.ts';
 import { deserializeError, SandboxError } from './sandbox-error.ts';
@@ -115,13 +118,27 @@ export class ChannelSandbox {
     return this.#run({ type: 'channel.receiveWebhook', request, source: pickSource(source) }, transferList);
   }
 
-  /** Sends one envelope in reply to `event`; resolves with the platform's message id. */
+  /** A WebSocket channel's decodeFrame: accepted with plain events (sent by the frame's session), or invalid. */
+  receiveFrame(frame: WebSocketFrame, source: ChannelSource): Promise<ReceiveFrameResult> {
+    return this.#run({ type: 'channel.receiveFrame', frame, source: pickSource(source) });
+  }
+
   /**
    * Sends one envelope in reply to `event`; resolves with the platform's message id. A send that
    * times out or loses its worker before the plugin was called rejects with
    * `BOT_ERR_PLUGIN_SEND_NOT_STARTED`: it waited in the queue, so the platform surely did not get it.
+   * A WebSocket channel only encodes the envelope; the frame goes to `frameDelivery`, whose
+   * answer is the send's.
    */
   async send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendMessageResult> {
+    const result = await this.#send(event, source, envelope, options);
+    if (!('frame' in result)) return result;
+    const delivery = this.#options.frameDelivery;
+    if (!delivery) throw new SandboxError('BOT_ERR_PLUGIN_CALL_UNSUPPORTED', `${this.#label}: this host delivers no WebSocket frames`);
+    return delivery.deliver({ event, source, frame: result.frame, idempotencyKey: options.idempotencyKey });
+  }
+
+  async #send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendTaskResult> {
     const taskId = randomUUID();
     this.#pendingSends.add(taskId);
     try {

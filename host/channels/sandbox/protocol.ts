@@ -13,6 +13,7 @@ import type {
   StdOutgoingMessageEnvelope,
   SubscriberCreateDto,
   WebhookRequest,
+  WebSocketFrame,
 } from '@bot-ai/api';
 import type { SerializedError } from './sandbox-error.ts';
 
@@ -29,6 +30,7 @@ export type SandboxRequest =
   | { type: 'channel.describe' }
   | { type: 'channel.verifyWebhook'; request: PlainWebhookRequest; source: ChannelSource }
   | { type: 'channel.receiveWebhook'; request: PlainWebhookRequest; source: ChannelSource }
+  | { type: 'channel.receiveFrame'; frame: WebSocketFrame; source: ChannelSource }
   | {
       type: 'channel.send';
       event: PlainInboundEvent;
@@ -59,6 +61,20 @@ export type ReceiveWebhookResult =
   | { outcome: 'rejected'; status: 401; reason: SerializedError }
   | { outcome: 'invalid'; status: 400; reason: SerializedError };
 
+/**
+ * decodeFrame of a WebSocket channel, in one task. `invalid` is the plugin refusing the frame
+ * (a payload rejection or a ZodError); its message may be shown to the client, which sent it.
+ */
+export type ReceiveFrameResult =
+  | { outcome: 'accepted'; events: PlainInboundEvent[] }
+  | { outcome: 'invalid'; reason: SerializedError };
+
+/**
+ * What a send task answers: an HTTP channel sent the message itself (`mid`); a WebSocket channel
+ * only encoded it (`frame`), and the host delivers the frame to the socket it owns.
+ */
+export type SendTaskResult = SendMessageResult | { frame: string };
+
 /** `SubscriberCreateDto` with its dates as ISO 8601 strings. */
 export type PlainSubscriberData = Omit<SubscriberCreateDto, 'assignedAt' | 'lastvisit' | 'retainedFrom'> & {
   assignedAt: string | null;
@@ -71,7 +87,8 @@ export interface SandboxResults {
   'channel.describe': ChannelDescription;
   'channel.verifyWebhook': PlainWebhookResponse;
   'channel.receiveWebhook': ReceiveWebhookResult;
-  'channel.send': SendMessageResult;
+  'channel.receiveFrame': ReceiveFrameResult;
+  'channel.send': SendTaskResult;
   'channel.subscriberData': PlainSubscriberData;
 }
 

@@ -1,4 +1,4 @@
-import type { HostServices } from '@bot-ai/api';
+import type { ChannelSource, HostServices, PlainInboundEvent, SendMessageResult } from '@bot-ai/api';
 import type { SandboxLogger } from './expose-host-bridge.ts';
 
 /** How a channel sandbox runs; the host reads the limits from its `BOT_SANDBOX_*` configuration. */
@@ -22,6 +22,23 @@ export interface ChannelSandboxOptions {
   maxThreads: number;
   hostServices: HostServices;
   logger: SandboxLogger;
+  /** Where a WebSocket channel's encoded replies go (the host owns the sockets); without it they are refused. */
+  frameDelivery?: FrameDelivery;
+}
+
+/** One reply of a WebSocket channel, encoded by the plugin, for the host to deliver. */
+export interface EncodedReply {
+  /** The event being answered: its sender is the session the reply belongs to. */
+  event: PlainInboundEvent;
+  source: ChannelSource;
+  frame: string;
+  /** The send key: delivering the same key twice stores and pushes the reply once. */
+  idempotencyKey: string;
+}
+
+/** The host's delivery of WebSocket replies: stored durably, then pushed to the live sockets. */
+export interface FrameDelivery {
+  deliver(reply: EncodedReply): Promise<SendMessageResult>;
 }
 
 const POSITIVE_INTEGERS = ['callTimeoutMs', 'maxHeapMb', 'maxQueue', 'maxThreads'] as const;

@@ -7,8 +7,9 @@
  * TypeScript only — no enums, namespaces or constructor parameter properties.
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import type { HttpChannelHandler } from '@bot-ai/api';
+import type { HttpChannelHandler, WebSocketChannelHandler } from '@bot-ai/api';
 import { sendTask, subscriberDataTask } from './event-tasks.ts';
+import { encodeFrameTask, receiveFrameTask } from './frame-tasks.ts';
 import { loadChannelHandler, type LoadedHandler } from './load-channel-handler.ts';
 import { openHostBridge } from './open-host-bridge.ts';
 import type { SandboxReply, SandboxRequest, SandboxRequestType, SandboxWorkerData, TaskStartedMessage, WorkerLoadedMessage } from './protocol.ts';
@@ -43,9 +44,13 @@ function dispatch(loaded: LoadedHandler, request: SandboxRequest): Promise<unkno
       return verifyWebhookTask(httpHandler(loaded, request.type), request.request, request.source);
     case 'channel.receiveWebhook':
       return receiveWebhookTask(httpHandler(loaded, request.type), request.request, request.source);
+    case 'channel.receiveFrame':
+      return receiveFrameTask(websocketHandler(loaded, request.type), request.frame, request.source);
     case 'channel.send': {
       const started: TaskStartedMessage = { type: 'sandbox.task.started', taskId: request.taskId };
       parentPort!.postMessage(started);
+      // A WebSocket channel only encodes: the host delivers the frame to the socket it owns.
+      if (loaded.kind === 'websocket') return encodeFrameTask(loaded.handler, request.envelope);
       return sendTask(httpHandler(loaded, request.type), request.event, request.source, request.envelope, request.options);
     }
     case 'channel.subscriberData':
@@ -53,6 +58,11 @@ function dispatch(loaded: LoadedHandler, request: SandboxRequest): Promise<unkno
     default:
       throw new SandboxError('BOT_ERR_PLUGIN_CALL_UNSUPPORTED', `Unknown sandbox task ${(request as { type?: unknown }).type}`);
   }
+}
+
+function websocketHandler(loaded: LoadedHandler, type: SandboxRequestType): WebSocketChannelHandler {
+  if (loaded.kind === 'websocket') return loaded.handler;
+  throw new SandboxError('BOT_ERR_PLUGIN_CALL_UNSUPPORTED', `${type} needs a WebSocket channel; "${loaded.description.name}" is an HTTP channel`);
 }
 
 function httpHandler(loaded: LoadedHandler, type: SandboxRequestType): HttpChannelHandler {

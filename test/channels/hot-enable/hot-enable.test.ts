@@ -66,7 +66,8 @@ test('disable answers 503 at once, enable serves again at once, without a restar
   const diagnostics = await t.request('GET', '/api/channel/diagnostics', { as: 'viewer' });
   assert.equal(diagnostics.body.items.find((entry: { name: string }) => entry.name === 'hot').status, 'disabled');
   const listed = await t.request('GET', '/api/channel', { as: 'viewer' });
-  assert.deepEqual(listed.body.items.map(({ name, enabled }: { name: string; enabled: boolean }) => [name, enabled]), [['hot', false]]);
+  // The root links this repo's @bot-ai/api, whose built-in `web` channel is discovered too.
+  assert.deepEqual(listed.body.items.map(({ name, enabled }: { name: string; enabled: boolean }) => [name, enabled]), [['web', true], ['hot', false]]);
 
   const enabled = await t.request('POST', '/api/channel/hot/enable', { as: 'editor' });
   assert.equal(enabled.status, 200, enabled.text);
@@ -147,7 +148,7 @@ test('an upgrade under continuous requests moves traffic to the new version with
   const last = await t.database.db('inbound_events').where({ source_id: sourceId, event_id: `e${nextId}` }).first();
   assert.equal(last.event.message.data.text, '2.0.0:fresh');
   const listed = await t.request('GET', '/api/channel', { as: 'viewer' });
-  assert.deepEqual(listed.body.items[0].package, { name: 'bot-channel-hot', version: '2.0.0' });
+  assert.deepEqual(listed.body.items.find((channel: { name: string }) => channel.name === 'hot').package, { name: 'bot-channel-hot', version: '2.0.0' });
 });
 
 test('a rescan without changes keeps the running pool; it reports added and removed channels', async () => {

@@ -24,8 +24,14 @@ export interface WebSocketFrame {
 export abstract class WebSocketChannelHandler<S extends SettingsSchema = SettingsSchema> extends ChannelHandler<S> {
   static override readonly [CHANNEL_HANDLER_KIND]: ChannelHandlerKind | undefined = 'websocket';
 
+  /**
+   * The events one client frame carries. Each event's sender foreign id must be
+   * `frame.sessionId` (the host refuses others), so the replies to it find the socket; throw
+   * `PayloadRejectedError` for a frame the client got wrong (it gets an error frame).
+   */
   abstract decodeFrame(frame: WebSocketFrame, source: ChannelSource): ChannelInboundEvent[] | Promise<ChannelInboundEvent[]>;
 
+  /** The frame text (JSON) for one envelope; the host stores it per session and pushes it to the session's sockets. */
   abstract encodeEnvelope(envelope: StdOutgoingMessageEnvelope): string | Promise<string>;
 
   abstract getSubscriberData(event: ChannelInboundEvent): SubscriberCreateDto | Promise<SubscriberCreateDto>;
