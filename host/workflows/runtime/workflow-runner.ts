@@ -109,13 +109,17 @@ export class WorkflowRunner {
       outputs: {},
       signal: request.signal ?? new AbortController().signal,
     };
-    await this.#insertRun(run, request);
+    // The run's record, its step journal and its memory are three independent round trips: run
+    // them side by side. Only reads overlap the insert, and no step starts before it committed.
+    const [inserted, opened] = await Promise.allSettled([this.#insertRun(run, request), Promise.all([this.#journal(request), this.deps.openMemory(run)])]);
+    if (inserted.status === 'rejected') throw inserted.reason;
     const steps: StepRecord[] = [];
     let error: StepError | null = null;
     let memory: RunMemoryHandle | undefined;
     try {
-      const journal = await this.#journal(request);
-      memory = await this.deps.openMemory(run);
+      if (opened.status === 'rejected') throw opened.reason;
+      const [journal, openedMemory] = opened.value;
+      memory = openedMemory;
       for (const [position, step] of request.document.flow.entries()) {
         const done = journal.get(position);
         const record = done?.task === step.do ? await this.#reuseStep(position, done, run) : await this.#runStep(position, step.do, run, memory, request);
