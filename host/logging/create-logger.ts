@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions as PinoOptions } from 'pino';
 
 export interface LoggerOptions {
   level: string;
@@ -8,9 +8,10 @@ export interface LoggerOptions {
 /**
  * JSON logs for machines, pretty ones on a terminal. Authorization headers, cookies, passwords and
  * secrets are redacted wherever they appear in a logged object.
+ * @example createLogger({ level: 'info', pretty: false }).info({ port }, 'listening');
  */
-export function createLogger({ level, pretty }: LoggerOptions): Logger {
-  return pino({
+export function createLogger({ level, pretty }: LoggerOptions, destination?: DestinationStream): Logger {
+  const options: PinoOptions = {
     level,
     redact: {
       paths: [
@@ -21,9 +22,12 @@ export function createLogger({ level, pretty }: LoggerOptions): Logger {
         '*.token',
         '*.api_key',
         '*.webhook_secret',
+        '*.verify_token',
       ],
       censor: '[redacted]',
     },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
-  });
+  };
+  // A destination (tests read what is logged) replaces stdout; pretty output is for terminals only.
+  return destination && !pretty ? pino(options, destination) : pino(options);
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type Koa from 'koa';
 import { inject, type InjectOptions } from 'light-my-request';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { buildApp } from '../../host/app.ts';
 import { signAdminToken } from '../../host/auth/admin-token.ts';
 import type { AppState } from '../../host/http/app-state.ts';
@@ -54,6 +54,8 @@ export async function createTestApp(
     channels?: ServiceOptions['channels'];
     attachments?: ServiceOptions['attachments'];
     workflows?: ServiceOptions['workflows'];
+    /** Default: silent. Pass one writing somewhere readable to check what the host logs. */
+    logger?: Logger;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -61,7 +63,7 @@ export async function createTestApp(
   const attachmentsDir = await mkdtemp(path.join(tmpdir(), 'bot-test-attachments-'));
   const services = createServices({
     db: database.db,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     now: clock.now,
     ...(options.channels ? { channels: options.channels } : {}),
     ...(options.workflows ? { workflows: options.workflows } : {}),
