@@ -27,6 +27,12 @@ export interface BatchedStatementOptions<Item, Row, Result> {
  * sends marked) cost one round trip and one commit for many runs instead of one each; alone, a
  * write waits for nothing. Each `submit` resolves when its own row is committed, and rejects only
  * for its own failure: a batch refused for its data is retried row by row.
+ *
+ * An UPDATE joining its rows must also say `key = ANY(ARRAY(SELECT key FROM rows))`: planned once
+ * for any batch, the statement assumes 100 rows from `jsonb_to_recordset` and would hash-join
+ * them against a sequential scan of the whole table; the array condition makes it an index scan.
+ * `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, …)) UPDATE t SET … FROM x
+ * WHERE t.id = x.id AND t.id = ANY(ARRAY(SELECT id FROM x))`.
  * @example
  * const finish = new BatchedStatement(db, { name: 'finish-runs', sql: 'UPDATE … FROM jsonb_to_recordset(?::jsonb) …', toRow: (run) => run });
  * await finish.submit({ id, status: 'succeeded' });

@@ -137,9 +137,10 @@ export class InboundEventProcessor {
     this.#outboxRecords = new OutboxRecords(deps.db);
     this.#finishes = new BatchedStatement(deps.db, {
       name: 'dispatch-finish-events',
-      sql: `UPDATE inbound_events AS e SET status = x.status, reason = x.reason, claim_token = NULL
-              FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, claim_token uuid, status text, reason text)
-             WHERE e.id = x.id AND e.claim_token = x.claim_token
+      // `id = ANY(…)`: see BatchedStatement on why a batched UPDATE names its keys twice.
+      sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, claim_token uuid, status text, reason text))
+            UPDATE inbound_events AS e SET status = x.status, reason = x.reason, claim_token = NULL
+              FROM x WHERE e.id = x.id AND e.claim_token = x.claim_token AND e.id = ANY(ARRAY(SELECT id FROM x))
             RETURNING e.id`,
       toRow: ({ id, claim_token, status, reason }) => ({ id, claim_token, status, reason }),
       results: (rows, outcomes) => {

@@ -75,13 +75,14 @@ export class OutboxRecords {
         },
       });
     this.#claims = { resend: claims(true), once: claims(false) };
+    // `id = ANY(…)`: see BatchedStatement on why a batched UPDATE names its keys twice.
     this.#sent = new BatchedStatement(db, {
       name: 'outbox-mark-sent',
       sql: `WITH x AS (
               SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, mid text, sent_at timestamptz, run_id uuid, thread_id uuid, text text, envelope jsonb)
             ), marked AS (
               UPDATE outbound_messages AS o SET status = 'sent', mid = x.mid, sent_at = x.sent_at, run_id = x.run_id
-                FROM x WHERE o.id = x.id RETURNING o.id
+                FROM x WHERE o.id = x.id AND o.id = ANY(ARRAY(SELECT id FROM x)) RETURNING o.id
             )
             INSERT INTO conversation_messages (thread_id, direction, text, message, created_at)
             SELECT x.thread_id, 'out', x.text, x.envelope, x.sent_at FROM x JOIN marked ON marked.id = x.id`,

@@ -74,9 +74,10 @@ export class RunRecords {
     });
     this.#finishes = new BatchedStatement(db, {
       name: 'runner-finish-runs',
-      sql: `UPDATE workflow_runs AS r SET status = x.status, error = x.error, finished_at = x.finished_at
-              FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, status text, error jsonb, finished_at timestamptz)
-             WHERE r.id = x.id`,
+      // `id = ANY(…)`: see BatchedStatement on why a batched UPDATE names its keys twice.
+      sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, status text, error jsonb, finished_at timestamptz))
+            UPDATE workflow_runs AS r SET status = x.status, error = x.error, finished_at = x.finished_at
+              FROM x WHERE r.id = x.id AND r.id = ANY(ARRAY(SELECT id FROM x))`,
       toRow: ({ id, status, error, finishedAt }) => ({ id, status, error, finished_at: finishedAt }),
     });
   }
