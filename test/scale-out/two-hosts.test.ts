@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { startHostProcess, type HostProcess } from '../support/host-process.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { sampleEvent } from '../dispatch/conversation-harness.ts';
+import { readReplyRecords, waitUntilFinished } from '../dispatch/crash-snapshot.ts';
+import { FakePlatform } from '../dispatch/fake-platform.ts';
+import { postSignedWebhook, setUpGreetingOverHttp } from '../dispatch/greeting-over-http.ts';
+
+// Two real `npm start` processes on one database, as behind a load balancer: the webhooks of
+// each conversation alternate between them.
+const AUTH_SECRET = 'scale-out-auth-secret-0123456789abcdef-01234';
+const SUBSCRIBERS = ['ada', 'bob', 'cyd', 'dee', 'eve', 'fay', 'gus', 'hal'];
+const ROUNDS = 6;
+
+let database: TestDatabase;
+let platform: FakePlatform;
+const dataDirs: string[] = [];
+const hosts: HostProcess[] = [];
+let sourceRef: string;
+
+async function startHost(): Promise<HostProcess> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-scale-out-'));
+  dataDirs.push(dataDir);
+  const host = await startHostProcess({
+    DATABASE_URL: database.url,
+    BOT_DATA_DIR: dataDir,
+    BOT_AUTH_SECRET: AUTH_SECRET,
+    BOT_DOWNLOAD_SECRET: 'scale-out-download-secret-0123456789abcdef',
+    BOT_LOG_LEVEL: 'info',
+    BOT_DISPATCH_LEASE_MS: '2000',
+    BOT_DISPATCH_POLL_INTERVAL_MS: '200',
+    BOT_SANDBOX_MAX_THREADS: '2',
+  });
+  hosts.push(host);
+  return host;
+}
+
+before(async () => {
+  database = await createTestDatabase();
+  platform = await FakePlatform.start();
+  // The first host migrates the database; the second starts on it as it is.
+  const first = await startHost();
+  await startHost();
+  ({ sourceRef } = await setUpGreetingOverHttp({ url: first.url, authSecret: AUTH_SECRET }, platform.url));
+});
+
+after(async () => {
+  await Promise.all(hosts.map((host) => host.stop('SIGTERM')));
+  await platform.close();
+  await database.close();
+  await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+const nameOf = (subscriber: string, round: number) => `${subscriber[0]!.toUpperCase()}${subscriber.slice(1)}${round}`;
+
+test('webhooks spread over two hosts: every acknowledged event is answered exactly once, in order per conversation', async () => {
+  const eventIds: string[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    // A conversation's next message goes to the other host; a round is acknowledged before the next is sent.
+    const statuses = await Promise.all(
+      SUBSCRIBERS.map((subscriber, index) => {
+        const eventId = `${subscriber}-${round}`;
+        eventIds.push(eventId);
+        const host = hosts[(index + round) % 2]!;
+        return postSignedWebhook(host.url, sourceRef, [sampleEvent(eventId, subscriber, `my name is ${nameOf(subscriber, round)}`)]);
+      }),
+    );
+    assert.deepEqual(statuses, SUBSCRIBERS.map(() => 200));
+  }
+  await waitUntilFinished(database.db, eventIds, 60_000);
+
+  const records = await readReplyRecords(database.db);
+  assert.deepEqual(records.map((record) => record.eventId).sort(), [...eventIds].sort(), 'one reply record per event');
+  assert.deepEqual(records.filter((record) => record.status !== 'sent'), [], 'every reply sent');
+  assert.equal(platform.received.length, eventIds.length, 'no send reached the platform twice');
+  for (const subscriber of SUBSCRIBERS) {
+    const got = platform.received.filter((message) => message.body.recipient.id === subscriber).map((message) => message.body.message.text);
+    assert.deepEqual(got, Array.from({ length: ROUNDS }, (_, round) => `Hello ${nameOf(subscriber, round)}!`), `${subscriber}: in message order`);
+  }
+});
+
+test('SIGTERM drains: a host stopped under load answers what it accepted, and every acknowledged event is answered once', async (t) => {
+  const [leaving, staying] = hosts as [HostProcess, HostProcess];
+  const before = platform.received.length;
+  const eventIds = SUBSCRIBERS.flatMap((subscriber) => [0, 1, 2].map((round) => `${subscriber}-drain-${round}`));
+  // Each conversation's three messages in order, all conversations at once, to the host that leaves.
+  const sending = Promise.all(
+    SUBSCRIBERS.map(async (subscriber) => {
+      const outcomes: (number | string)[] = [];
+      for (const round of [0, 1, 2]) {
+        const eventId = `${subscriber}-drain-${round}`;
+        const events = [sampleEvent(eventId, subscriber, `my name is ${nameOf(subscriber, round + 10)}`)];
+        // A load balancer sends to the other host what the leaving one no longer takes.
+        const status = await postSignedWebhook(leaving.url, sourceRef, events).catch((error: Error) => String((error.cause as { code?: string })?.code ?? error.message));
+        outcomes.push(status === 200 ? 200 : `${status} → ${await postSignedWebhook(staying.url, sourceRef, events)}`);
+      }
+      return outcomes;
+    }),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const exitCode = await leaving.stop('SIGTERM');
+  const outcomes = (await sending).flat();
+  assert.equal(exitCode, 0, 'the leaving host exits cleanly');
+  const byLeaving = outcomes.filter((outcome) => outcome === 200).length;
+  t.diagnostic(`acknowledged by the leaving host ${byLeaving}, sent on to the other ${outcomes.length - byLeaving}: ${[...new Set(outcomes)].join(', ')}`);
+  assert.ok(byLeaving > 0 && byLeaving < outcomes.length, 'the stop came while the leaving host was taking messages');
+  for (const outcome of outcomes) assert.ok(outcome === 200 || String(outcome).endsWith('→ 200'), `every message is acknowledged by one host: ${outcome}`);
+
+  await waitUntilFinished(database.db, eventIds, 60_000);
+  const delivered = platform.received.slice(before);
+  assert.equal(delivered.length, eventIds.length, 'one reply per acknowledged event, none twice');
+  for (const subscriber of SUBSCRIBERS) {
+    const got = delivered.filter((message) => message.body.recipient.id === subscriber).map((message) => message.body.message.text);
+    assert.deepEqual(got, [10, 11, 12].map((round) => `Hello ${nameOf(subscriber, round)}!`), `${subscriber}: in message order across the handover`);
+  }
+});
