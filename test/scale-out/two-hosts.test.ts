@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { signAdminToken } from '../../host/auth/admin-token.ts';
 import { startHostProcess, type HostProcess } from '../support/host-process.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { sampleEvent } from '../dispatch/conversation-harness.ts';
@@ -83,6 +84,31 @@ test('webhooks spread over two hosts: every acknowledged event is answered exact
   }
 });
 
+test('disabling and enabling a channel on one host takes effect on the other within a second', async () => {
+  const [first, second] = hosts as [HostProcess, HostProcess];
+  const token = signAdminToken({ sub: 'scale-out', role: 'admin' }, AUTH_SECRET, { ttl: '10m' });
+  const toggle = async (action: 'enable' | 'disable') => {
+    const response = await fetch(`${first.url}/api/channel/sample/${action}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    assert.equal(response.status, 200, await response.text());
+  };
+  const probe = (id: string) => postSignedWebhook(second.url, sourceRef, [sampleEvent(id, 'toggle-probe', 'hi')]);
+
+  await toggle('disable');
+  assert.equal(await statusWithin(1_000, 503, () => probe('toggle-off')), 503, 'the other host refuses the disabled channel within a second');
+  await toggle('enable');
+  assert.equal(await statusWithin(1_000, 200, () => probe('toggle-on')), 200, 'and serves it again within a second');
+});
+
+/** Calls `request` until it answers `wanted` or `withinMs` has passed; returns the last status. */
+async function statusWithin(withinMs: number, wanted: number, request: () => Promise<number>): Promise<number> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const status = await request();
+    if (status === wanted || Date.now() > deadline) return status;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 test('SIGTERM drains: a host stopped under load answers what it accepted, and every acknowledged event is answered once', async (t) => {
   const [leaving, staying] = hosts as [HostProcess, HostProcess];
   const before = platform.received.length;
@@ -111,7 +137,8 @@ test('SIGTERM drains: a host stopped under load answers what it accepted, and ev
   for (const outcome of outcomes) assert.ok(outcome === 200 || String(outcome).endsWith('→ 200'), `every message is acknowledged by one host: ${outcome}`);
 
   await waitUntilFinished(database.db, eventIds, 60_000);
-  const delivered = platform.received.slice(before);
+  // Only these conversations: the channel-toggle probe of the test before may still be answered.
+  const delivered = platform.received.slice(before).filter((message) => SUBSCRIBERS.includes(message.body.recipient.id));
   assert.equal(delivered.length, eventIds.length, 'one reply per acknowledged event, none twice');
   for (const subscriber of SUBSCRIBERS) {
     const got = delivered.filter((message) => message.body.recipient.id === subscriber).map((message) => message.body.message.text);
