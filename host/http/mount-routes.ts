@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { z } from 'zod';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { AppError } from '../errors/app-error.ts';
+import { findUnstorableText } from '../json/find-unstorable-text.ts';
 import type { AppState } from './app-state.ts';
 import { readJsonBody } from './read-json-body.ts';
 import type { RouteDefinition } from './route-definition.ts';
@@ -27,8 +28,23 @@ export function mountRoutes(router: Router<AppState>, routes: RouteDefinition[],
   }
 }
 
+/**
+ * PostgreSQL refuses text with a NUL character or an unpaired surrogate (in a text column, a
+ * jsonb value, even a search parameter), so such input is a 422 here rather than a failed query.
+ */
+function refuseUnstorable(value: unknown, location: 'path' | 'query' | 'body'): void {
+  const path = findUnstorableText(value);
+  if (path === undefined) return;
+  const message = 'holds a NUL character or an unpaired surrogate, which cannot be stored';
+  throw new AppError('BOT_ERR_HTTP_VALIDATION', `Invalid ${location}: ${path || location} ${message}`, {
+    location,
+    issues: [{ path, message }],
+  });
+}
+
 function parseInput(schema: unknown, value: unknown, location: 'path' | 'query' | 'body'): never {
   if (!schema) return undefined as never;
+  refuseUnstorable(value, location);
   const result = (schema as z.ZodType).safeParse(value);
   if (result.success) return result.data as never;
   throw new AppError('BOT_ERR_HTTP_VALIDATION', `Invalid ${location}: ${result.error.issues[0]?.message ?? 'invalid'}`, {

@@ -1,3 +1,5 @@
+import { setOwnProperty } from './set-own-property.ts';
+
 /**
  * PostgreSQL's jsonb refuses the NUL character (\u0000) and strings that are not valid Unicode
  * (an unpaired surrogate). Both arrive easily — a platform's message, a model's answer, a
@@ -17,7 +19,7 @@ export function storableData<T>(value: T): T {
   if (Array.isArray(value)) return value.map(storableData) as T;
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) copy[storableText(key)] = storableData(item);
+  for (const [key, item] of Object.entries(value)) setOwnProperty(copy, storableText(key), storableData(item));
   return copy as T;
 }
 

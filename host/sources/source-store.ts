@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error.ts';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../errors/postgres-errors.ts';
 import { fetchSortedPage, isUuid } from '../db/fetch-sorted-page.ts';
 import { likePattern, type Page } from '../http/list-query.ts';
+import { isStorableText } from '../json/find-unstorable-text.ts';
 import { keepStoredSecrets } from './secret-settings.ts';
 import type { ChannelSettingsSchemas, SourceRow } from './source.ts';
 import { validateSourceSettings } from './validate-source-settings.ts';
@@ -51,8 +52,12 @@ export class SourceStore {
     return row;
   }
 
-  /** The source a webhook URL names, or undefined; webhooks read it through a SourceCache. */
+  /**
+   * The source a webhook URL names, or undefined; webhooks read it through a SourceCache. A ref
+   * with a NUL or an unpaired surrogate names none (PostgreSQL would refuse it as a parameter).
+   */
   async findByRef(ref: string): Promise<SourceRow | undefined> {
+    if (!isStorableText(ref)) return undefined;
     return this.db<SourceRow>('sources').where({ ref }).first();
   }
 

@@ -31,7 +31,9 @@ interface CachedValidator {
  * changes.
  */
 export class MemoryValueValidator {
-  readonly #ajv = new Ajv({ allErrors: true });
+  // Union types (`["string", "null"]`) are allowed, as when the definition was saved; without
+  // this, ajv would write a strict-mode warning to the console at every compile of one.
+  readonly #ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
   readonly #cache = new Map<string, CachedValidator>();
 
   constructor() {

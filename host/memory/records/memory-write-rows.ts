@@ -1,4 +1,5 @@
 import { AppError } from '../../errors/app-error.ts';
+import { findUnstorableText } from '../../json/find-unstorable-text.ts';
 import type { MemoryScope, MemorySchema } from '../definitions/memory-definition.ts';
 import type { MemoryTarget } from './memory-record.ts';
 import type { MemoryValueValidator, ValueError } from './memory-value-validator.ts';
@@ -113,6 +114,9 @@ function assertValuesValid(entries: MemoryWriteEntry[], definitions: Map<string,
   for (const { slug, value } of entries) {
     const definition = definitions.get(slug)!;
     const errors = validator.check({ id: definition.id, updatedAt: definition.updated_at.toISOString(), schema: definition.schema }, value);
+    const unstorable = findUnstorableText(value);
+    // jsonb refuses these, so a value that holds one is refused here, not by a failed statement.
+    if (unstorable !== undefined) errors.push({ path: `/${unstorable.replaceAll('.', '/')}`, message: UNSTORABLE_MESSAGE });
     if (errors.length > 0) invalid.push({ slug, errors });
   }
   if (invalid.length === 0) return;
@@ -122,6 +126,8 @@ function assertValuesValid(entries: MemoryWriteEntry[], definitions: Map<string,
     invalid,
   });
 }
+
+const UNSTORABLE_MESSAGE = 'holds a NUL character or an unpaired surrogate, which cannot be stored';
 
 function quoteList(items: string[]): string {
   return items.map((item) => JSON.stringify(item)).join(', ');

@@ -1,6 +1,7 @@
 import { isExpression } from './compile-expression.ts';
 import { evaluateExpression, MAX_EXPRESSION_RESULT_BYTES, type EvaluateOptions, type ExpressionScope } from './evaluate-expression.ts';
 import { ResultBudget } from './to-plain-data.ts';
+import { setOwnProperty } from '../../json/set-own-property.ts';
 
 /**
  * Evaluates a task's inputs: walks them deeply and replaces every string starting with "=" by
@@ -35,7 +36,7 @@ async function evaluateValue(value: unknown, path: string, scope: ExpressionScop
   for (const [key, item] of Object.entries(value)) {
     const evaluated = await evaluateValue(item, `${path}.${key}`, scope, options);
     // A missing value leaves its key out, as JSON would, so `$exists` and defaults see no key.
-    if (evaluated !== undefined) copy[key] = evaluated;
+    if (evaluated !== undefined) setOwnProperty(copy, key, evaluated);
   }
   return copy;
 }

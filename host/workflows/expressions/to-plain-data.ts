@@ -1,3 +1,5 @@
+import { setOwnProperty } from '../../json/set-own-property.ts';
+
 /** Raised by {@link toPlainData} when a result outgrows its {@link ResultBudget}. */
 export class ResultTooLargeError extends Error {
   constructor(readonly limitBytes: number) {
@@ -63,7 +65,7 @@ export function toPlainData(value: unknown, budget = new ResultBudget(Number.POS
     if (plain === undefined) continue;
     budget.spendString(key);
     budget.spend(2);
-    copy[key] = plain;
+    setOwnProperty(copy, key, plain);
   }
   return copy;
 }
