@@ -30,7 +30,7 @@ export interface InboundEventProcessorDeps {
   history: MessageHistory;
   runner: WorkflowRunner;
   /** What every LiveOutbox needs but the records, which the processor shares among its runs. */
-  outbox: Omit<LiveOutboxDeps, 'records'>;
+  outbox: Omit<LiveOutboxDeps, 'records' | 'retryAfterMaxMs'>;
   /** Removes a run's run-scope memory (the memory store's endRun). */
   endRunMemory(runId: string): Promise<unknown>;
   /**
@@ -133,7 +133,11 @@ export class InboundEventProcessor {
   /** Outcomes recorded, batched across the events in flight; each says whether the attempt still held its claim. */
   readonly #finishes: BatchedStatement<EventOutcome, { id: string }, boolean>;
 
+  /** A platform's Retry-After up to 10 s, and a third of the claim timeout, is waited for within the run. */
+  readonly #retryAfterMaxMs: number;
+
   constructor(private readonly deps: InboundEventProcessorDeps) {
+    this.#retryAfterMaxMs = Math.min(10_000, Math.floor(deps.claimTimeoutMs / 3));
     this.#outboxRecords = new OutboxRecords(deps.db);
     this.#finishes = new BatchedStatement(deps.db, {
       name: 'dispatch-finish-events',
@@ -207,7 +211,7 @@ export class InboundEventProcessor {
         source: { id: source.id, name: source.name, channel: source.channel },
       },
       outboxFor: (position, run) =>
-        new LiveOutbox({ ...this.deps.outbox, records: this.#outboxRecords }, { runId: run.runId, inboundEventId: row.id, event, source: { ...plainSource, channel: source.channel }, threadId, position }),
+        new LiveOutbox({ ...this.deps.outbox, records: this.#outboxRecords, retryAfterMaxMs: this.#retryAfterMaxMs }, { runId: run.runId, inboundEventId: row.id, event, source: { ...plainSource, channel: source.channel }, threadId, position }),
       history: { recent: (limit) => this.deps.history.recent(threadId, limit) },
     });
     if (result.status === 'failed') {

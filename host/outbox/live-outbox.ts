@@ -16,6 +16,12 @@ export interface LiveOutboxDeps {
   logger: Pick<Logger, 'warn'>;
   /** The process's one OutboxRecords, so the writes of concurrent runs share statements. */
   records: OutboxRecords;
+  /**
+   * Longest platform `Retry-After` waited for within the run (up to MAX_SENDS_IN_PLACE sends);
+   * a longer one fails the run, which the job engine retries later. Kept well under the claim
+   * timeout, so no other instance takes the event over meanwhile.
+   */
+  retryAfterMaxMs: number;
 }
 
 /** Where the replies of one step go, and the key that names each of them. */
@@ -28,6 +34,9 @@ export interface LiveSendTarget {
   /** The step's position in the flow: with the message's index it makes the send key. */
   position: number;
 }
+
+/** Sends of one reply within one run when the platform keeps asking to wait (Retry-After). */
+const MAX_SENDS_IN_PLACE = 3;
 
 /** Errors after which the platform surely did not get the message, so a retried run may send it again. */
 const NOT_DELIVERED = new Set(['BOT_ERR_CHANNEL_PLATFORM_STATUS', 'BOT_ERR_CHANNEL_UNSUPPORTED_FORMAT', 'BOT_ERR_CHANNEL_UNAVAILABLE', 'BOT_ERR_PLUGIN_QUEUE_FULL', 'BOT_ERR_PLUGIN_SANDBOX_CLOSED', 'BOT_ERR_PLUGIN_SEND_NOT_STARTED']);
@@ -59,24 +68,36 @@ export class LiveOutbox implements RunOutbox {
   }
 
   async #sendOne(envelope: StdOutgoingMessageEnvelope, resendUnknown: boolean): Promise<string | undefined> {
-    const { inboundEventId, event, source, position } = this.target;
-    const sendKey = `${inboundEventId}:${position}:${this.#index++}`;
-    const row = await this.#claim(sendKey, envelope, resendUnknown);
-    if (row.status !== 'pending') return row.mid ?? undefined;
-    try {
-      const { mid } = await this.deps.channels.call(source.channel, (sandbox) =>
-        sandbox.send(event, { id: source.id, ref: source.ref, settings: source.settings, active: source.active }, envelope, { idempotencyKey: sendKey }),
-      );
-      await this.#markSent(row.id, mid, envelope);
-      return mid;
-    } catch (error) {
-      const status = NOT_DELIVERED.has(errorCode(error) ?? '') || NOT_DELIVERED.has(causeCode(error) ?? '') ? 'failed' : 'uncertain';
-      await this.deps.db('outbound_messages')
-        .where({ id: row.id })
-        .update({ status, error: storableJson({ code: errorCode(error) ?? null, cause: causeCode(error) ?? null, message: messageOf(error) }) });
-      throw error;
+    const sendKey = `${this.target.inboundEventId}:${this.target.position}:${this.#index++}`;
+    for (let attempt = 1; ; attempt += 1) {
+      const row = await this.#claim(sendKey, envelope, resendUnknown);
+      if (row.status !== 'pending') return row.mid ?? undefined;
+      try {
+        return await this.#attempt(row.id, sendKey, envelope);
+      } catch (error) {
+        const status = NOT_DELIVERED.has(errorCode(error) ?? '') || NOT_DELIVERED.has(causeCode(error) ?? '') ? 'failed' : 'uncertain';
+        await this.deps.db('outbound_messages')
+          .where({ id: row.id })
+          .update({ status, error: storableJson({ code: errorCode(error) ?? null, cause: causeCode(error) ?? null, message: messageOf(error) }) });
+        // The platform refused it and said when to come back, soon enough to wait here (the event
+        // keeps its claim): recorded `failed` meanwhile, so a host dying now sends it again.
+        const waitMs = retryAfterOf(error);
+        if (status !== 'failed' || waitMs === undefined || waitMs > this.deps.retryAfterMaxMs || attempt >= MAX_SENDS_IN_PLACE) throw error;
+        this.deps.logger.warn({ sendKey, waitMs }, 'the platform asked to wait before this reply is sent again');
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
     }
   }
+
+  async #attempt(id: string, sendKey: string, envelope: StdOutgoingMessageEnvelope): Promise<string | undefined> {
+    const { event, source } = this.target;
+    const { mid } = await this.deps.channels.call(source.channel, (sandbox) =>
+      sandbox.send(event, { id: source.id, ref: source.ref, settings: source.settings, active: source.active }, envelope, { idempotencyKey: sendKey }),
+    );
+    await this.#markSent(id, mid, envelope);
+    return mid;
+  }
+
 
   /** Marks the reply sent and adds it to the thread's history (what `input_mode: history` reads), in one statement. */
   async #markSent(id: string, mid: string | undefined, envelope: StdOutgoingMessageEnvelope): Promise<void> {
@@ -94,6 +115,15 @@ export class LiveOutbox implements RunOutbox {
     if (row.status === 'uncertain') this.deps.logger.warn({ sendKey }, 'a reply whose delivery is unknown is not sent again');
     return row;
   }
+}
+
+/** The platform's Retry-After carried by a PlatformResponseError, on the error or (from a sandbox) its cause. */
+function retryAfterOf(error: unknown): number | undefined {
+  for (let current = error, depth = 0; current && depth < 3; current = (current as { cause?: unknown }).cause, depth += 1) {
+    const wait = (current as { retryAfterMs?: unknown }).retryAfterMs;
+    if (typeof wait === 'number' && Number.isFinite(wait) && wait >= 0) return wait;
+  }
+  return undefined;
 }
 
 function causeCode(error: unknown): string | undefined {

@@ -15,8 +15,10 @@ export interface ReceivedMessage {
  */
 export class FakePlatform {
   readonly received: ReceivedMessage[] = [];
-  /** Statuses to answer the next sends with, in order; then 200. */
-  readonly failNext: number[] = [];
+  /** Statuses (with headers, such as Retry-After) to answer the next sends with, in order; then 200. */
+  readonly failNext: (number | { status: number; headers: Record<string, string> })[] = [];
+  /** When each refused send arrived (ms since the epoch), in order. */
+  readonly refusedAt: number[] = [];
   /** How long each answer is held after the message is recorded: a slow platform keeps sends in flight. */
   respondAfterMs = 0;
   #waiters: Array<() => void> = [];
@@ -71,9 +73,11 @@ export class FakePlatform {
   private async handle(request: IncomingMessage, response: import('node:http').ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const status = this.failNext.shift();
-    if (status !== undefined) {
-      response.writeHead(status, { 'content-type': 'application/json' }).end('{"error":"try later"}');
+    const failure = this.failNext.shift();
+    if (failure !== undefined) {
+      const { status, headers } = typeof failure === 'number' ? { status: failure, headers: {} } : failure;
+      this.refusedAt.push(Date.now());
+      response.writeHead(status, { 'content-type': 'application/json', ...headers }).end('{"error":"try later"}');
       return;
     }
     const idempotencyKey = request.headers['idempotency-key'] as string | undefined;

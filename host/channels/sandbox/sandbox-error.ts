@@ -9,6 +9,8 @@ export interface SerializedError {
   message: string;
   code?: string;
   stack?: string;
+  /** A platform's `Retry-After` (PlatformResponseError), so the host can honour it. */
+  retryAfterMs?: number;
   cause?: SerializedError;
 }
 
@@ -52,10 +54,12 @@ export function serializeError(error: unknown, depth = 0): SerializedError {
   }
   const { name, message, stack, cause } = error as Partial<Error>;
   const code = errorCode(error);
+  const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
   return {
     name: typeof name === 'string' ? name : 'Error',
     message: typeof message === 'string' ? message : String(error),
     ...(code === undefined ? {} : { code }),
+    ...(typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs) && retryAfterMs >= 0 ? { retryAfterMs } : {}),
     ...(typeof stack === 'string' ? { stack } : {}),
     ...(cause === undefined || depth >= MAX_CAUSE_DEPTH ? {} : { cause: serializeError(cause, depth + 1) }),
   };
@@ -69,6 +73,7 @@ export function deserializeError(plain: SerializedError): Error {
     : Object.assign(new Error(plain.message, options), plain.code === undefined ? {} : { code: plain.code });
   error.name = plain.name;
   if (plain.stack !== undefined) error.stack = plain.stack;
+  if (plain.retryAfterMs !== undefined) Object.assign(error, { retryAfterMs: plain.retryAfterMs });
   return error;
 }
 

@@ -1,4 +1,4 @@
-import { ChannelError, PlatformResponseError, z } from '@bot-ai/api';
+import { ChannelError, PlatformResponseError, retryAfterMs, z } from '@bot-ai/api';
 import type { SampleOutgoingMessage } from './sample-encoder.ts';
 
 /** How long one send may take before it is abandoned (below the host's per-call time limit). */
@@ -22,7 +22,7 @@ export interface SampleSendRequest {
 
 /**
  * Posts one message to `{apiUrl}/messages` and returns the platform's message id. Throws
- * `PlatformResponseError` naming the status on a non-2xx answer, and a `ChannelError` when the
+ * `PlatformResponseError` naming the status (and any `Retry-After`) on a non-2xx answer, and a `ChannelError` when the
  * platform cannot be reached in time or answers without an id.
  * @example
  * const mid = await postSampleMessage({
@@ -31,7 +31,10 @@ export interface SampleSendRequest {
  */
 export async function postSampleMessage(request: SampleSendRequest): Promise<string> {
   const response = await fetchPlatform(request);
-  if (!response.ok) throw new PlatformResponseError(response.status, await readDetail(response));
+  if (!response.ok) {
+    // A 429 or 503 may say when to come back: the host then waits that long before sending again.
+    throw new PlatformResponseError(response.status, await readDetail(response), { retryAfterMs: retryAfterMs(response.headers.get('retry-after')) });
+  }
   const parsed = sendResponseSchema.safeParse(await response.json().catch(() => undefined));
   if (!parsed.success) {
     throw new ChannelError('SAMPLE_ERR_NO_MESSAGE_ID', `The platform answered HTTP ${response.status} without a message id`);

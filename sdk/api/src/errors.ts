@@ -49,14 +49,35 @@ export class UnsupportedOutgoingFormatError extends ChannelError {
 }
 
 /**
- * Thrown by `doSendMessage()` when the platform answers with a non-success status.
- * @example if (!response.ok) throw new PlatformResponseError(response.status);
+ * Thrown by `doSendMessage()` when the platform answers with a non-success status. Pass the
+ * platform's `Retry-After` (see {@link retryAfterMs}) for a 429 or 503: the host waits that long
+ * before it sends again, instead of its own backoff.
+ * @example if (!response.ok) throw new PlatformResponseError(response.status, '', { retryAfterMs: retryAfterMs(response.headers.get('retry-after')) });
  */
 export class PlatformResponseError extends ChannelError {
+  /** How long the platform asked to wait before the next attempt, in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+
   constructor(
     readonly status: number,
     detail = '',
+    options: { retryAfterMs?: number | undefined } = {},
   ) {
     super('BOT_ERR_CHANNEL_PLATFORM_STATUS', `The platform answered HTTP ${status}${detail ? `: ${detail}` : ''}`);
+    const wait = options.retryAfterMs;
+    this.retryAfterMs = wait !== undefined && Number.isFinite(wait) && wait >= 0 ? wait : undefined;
   }
+}
+
+/**
+ * An HTTP `Retry-After` value (delay seconds, or an HTTP date) in milliseconds from `now`;
+ * undefined when absent or unreadable, 0 for a date already past.
+ * @example retryAfterMs('2') // 2000
+ */
+export function retryAfterMs(header: string | null | undefined, now: Date = new Date()): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
 }

@@ -13,6 +13,7 @@ export {
   ChannelError,
   PayloadRejectedError,
   PlatformResponseError,
+  retryAfterMs,
   SignatureRejectedError,
   UnsupportedOutgoingFormatError,
 } from './errors.ts';

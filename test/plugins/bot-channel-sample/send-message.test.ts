@@ -79,6 +79,17 @@ for (const status of [400, 401, 429, 500, 503]) {
   });
 }
 
+for (const [retryAfter, expected] of [['7', 7_000], ['Wed, 21 Oct 2015 07:28:00 GMT', 0], [undefined, undefined], ['soon', undefined]] as const) {
+  test(`a 429 with Retry-After ${retryAfter ?? '(none)'} carries retryAfterMs ${expected}, which the host honours`, async () => {
+    nock(PLATFORM).post('/api/messages').reply(429, { error: 'slow down' }, retryAfter === undefined ? {} : { 'retry-after': retryAfter });
+    const sending = createChannel().doSendMessage(incomingEvent(), { type: 'text', data: { text: 'Hello' } }, options);
+    await assert.rejects(sending, (error: Error & { retryAfterMs?: number }) => {
+      assert.equal(error.retryAfterMs, expected);
+      return true;
+    });
+  });
+}
+
 test('throws when the platform answers 2xx without a message id', async () => {
   nock(PLATFORM).post('/api/messages').reply(200, { ok: true });
   await assert.rejects(createChannel().doSendMessage(incomingEvent(), { type: 'text', data: { text: 'Hello' } }, options), {
