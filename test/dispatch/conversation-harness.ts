@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
-import { JobEngine } from '../../host/dispatch/job-engine.ts';
-import { bindDefinitionPlaceholders } from '../../host/workflows/document/bind-definition-placeholders.ts';
+import type { JobEngine } from '../../host/dispatch/job-engine.ts';
+import { expectCreated } from '../support/expect-created.ts';
+import { createGreetingWorkflow, startJobEngine } from '../support/greeting-setup.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { FakePlatform } from './fake-platform.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const GREETING = fileURLToPath(new URL('../../workflows/examples/greeting.yaml', import.meta.url));
 const SANDBOX = { callTimeoutMs: 5_000, maxHeapMb: 96, maxThreads: 2, maxQueue: 1_000, idleTimeoutMs: 10_000 };
 export const WEBHOOK_SECRET = 'whsec-conversations';
 export const PLATFORM_KEY = 'platform-api-key';
@@ -40,22 +38,8 @@ export class ConversationHarness {
       ...(options.maxAttempts ? { workflows: { dispatchMaxAttempts: options.maxAttempts } } : {}),
     });
     await app.services.channels.load();
-    const jobs = await JobEngine.start({
-      db: app.database.db,
-      processor: app.services.inboundEvents,
-      concurrency: 4,
-      pollIntervalMs: 200,
-      leaseMs: 5_000,
-      logger: pino({ level: 'silent' }),
-    });
-    const definition = await expectCreated(app, '/api/memory-definitions', {
-      name: 'Profile',
-      slug: 'profile',
-      scope: 'global',
-      schema: { type: 'object', properties: { name: { type: 'string', description: "The subscriber's first name" } } },
-    });
-    const yaml = bindDefinitionPlaceholders(readFileSync(GREETING, 'utf8'), new Map([['profile', definition.id as string]]));
-    const workflow = await expectCreated(app, '/api/workflows', { name: 'Greeting', yaml });
+    const jobs = await startJobEngine(app);
+    const workflow = await createGreetingWorkflow(app);
     const source = await expectCreated(app, '/api/sources', {
       name: 'Sample platform',
       channel: 'sample',
@@ -93,10 +77,4 @@ export class ConversationHarness {
     await this.app.close();
     await this.platform.close();
   }
-}
-
-async function expectCreated(app: TestApp, url: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const response = await app.request('POST', url, { as: 'admin', body });
-  assert.equal(response.status, 201, `${url}: ${response.text}`);
-  return response.body;
 }

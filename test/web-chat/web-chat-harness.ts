@@ -1,17 +1,17 @@
-import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
-import { JobEngine } from '../../host/dispatch/job-engine.ts';
+import type { JobEngine } from '../../host/dispatch/job-engine.ts';
 import { listen } from '../../host/http/listen.ts';
 import { createWebSocketGateway } from '../../host/websockets/create-websocket-gateway.ts';
 import type { WebSocketGateway } from '../../host/websockets/websocket-gateway.ts';
-import { bindDefinitionPlaceholders } from '../../host/workflows/document/bind-definition-placeholders.ts';
+import { expectCreated } from '../support/expect-created.ts';
+import { createGreetingWorkflow, startJobEngine } from '../support/greeting-setup.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
+/** The web-chat tests create their own records with it too. */
+export { expectCreated };
+
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const GREETING = fileURLToPath(new URL('../../workflows/examples/greeting.yaml', import.meta.url));
 const SANDBOX = { callTimeoutMs: 5_000, maxHeapMb: 96, maxThreads: 2, maxQueue: 1_000, idleTimeoutMs: 10_000 };
 
 /**
@@ -33,22 +33,8 @@ export class WebChatHarness {
     const app = await createTestApp({ channels: { appRoot: REPO_ROOT, sandbox: SANDBOX } });
     await app.services.channels.load();
     await app.services.webChat.hub.start();
-    const jobs = await JobEngine.start({
-      db: app.database.db,
-      processor: app.services.inboundEvents,
-      concurrency: 4,
-      pollIntervalMs: 200,
-      leaseMs: 5_000,
-      logger: pino({ level: 'silent' }),
-    });
-    const definition = await expectCreated(app, '/api/memory-definitions', {
-      name: 'Profile',
-      slug: 'profile',
-      scope: 'global',
-      schema: { type: 'object', properties: { name: { type: 'string', description: "The subscriber's first name" } } },
-    });
-    const yaml = bindDefinitionPlaceholders(readFileSync(GREETING, 'utf8'), new Map([['profile', definition.id as string]]));
-    const workflow = await expectCreated(app, '/api/workflows', { name: 'Greeting', yaml });
+    const jobs = await startJobEngine(app);
+    const workflow = await createGreetingWorkflow(app);
     const source = await expectCreated(app, '/api/sources', { name: 'Web chat', channel: 'web', settings: {}, defaultWorkflowId: workflow.id });
     const server = await listen(app.app.callback(), 0, '127.0.0.1');
     const gateway = createWebSocketGateway(app.services);
@@ -69,10 +55,4 @@ export class WebChatHarness {
     await this.app.services.webChat.hub.close();
     await this.app.close();
   }
-}
-
-export async function expectCreated(app: TestApp, url: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const response = await app.request('POST', url, { as: 'admin', body });
-  assert.equal(response.status, 201, `${url}: ${response.text}`);
-  return response.body;
 }
