@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { startHostProcess, type HostProcess } from '../support/host-process.ts';
+import { createTestDatabase } from '../support/test-database.ts';
+import { sampleEvent } from '../dispatch/conversation-harness.ts';
+import { readReplyRecords, waitUntilFinished } from '../dispatch/crash-snapshot.ts';
+import { FakePlatform } from '../dispatch/fake-platform.ts';
+import { postSignedWebhook, setUpGreetingOverHttp } from '../dispatch/greeting-over-http.ts';
+
+// Two real hosts on one database; one is killed (SIGKILL: no handler, no drain) while it holds
+// work, and the other, which never restarts it, finishes that work once its lease ran out.
+const AUTH_SECRET = 'kill-one-auth-secret-0123456789abcdef-012345';
+const SUBSCRIBERS = ['ada', 'bob', 'cyd', 'dee', 'eve', 'fay'];
+const ROUNDS = 4;
+const LEASE_MS = 2_000;
+
+const database = await createTestDatabase();
+const platform = await FakePlatform.start();
+// A slow platform keeps sends in flight when the host dies.
+platform.respondAfterMs = 100;
+const dataDirs: string[] = [];
+const hosts: HostProcess[] = [];
+after(async () => {
+  await Promise.all(hosts.map((host) => host.kill()));
+  await platform.close();
+  await database.close();
+  await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function startHost(): Promise<HostProcess> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-kill-one-'));
+  dataDirs.push(dataDir);
+  const host = await startHostProcess({
+    DATABASE_URL: database.url,
+    BOT_DATA_DIR: dataDir,
+    BOT_AUTH_SECRET: AUTH_SECRET,
+    BOT_DOWNLOAD_SECRET: 'kill-one-download-secret-0123456789abcdef',
+    BOT_LOG_LEVEL: 'info',
+    BOT_DISPATCH_LEASE_MS: String(LEASE_MS),
+    BOT_DISPATCH_POLL_INTERVAL_MS: '200',
+    BOT_SANDBOX_MAX_THREADS: '2',
+  });
+  hosts.push(host);
+  return host;
+}
+
+const nameOf = (subscriber: string, round: number) => `${subscriber[0]!.toUpperCase()}${subscriber.slice(1)}${round}`;
+
+test('a host killed under load: the other finishes its work after the lease, nothing lost, nothing delivered twice, order kept', async (t) => {
+  const doomed = await startHost();
+  const survivor = await startHost();
+  const { sourceRef } = await setUpGreetingOverHttp({ url: survivor.url, authSecret: AUTH_SECRET }, platform.url);
+
+  // Every message goes to the doomed host, which takes them all in; each round is acknowledged
+  // before the next, so a conversation's order is the round order.
+  const eventIds: string[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const events = SUBSCRIBERS.map((subscriber) => {
+      eventIds.push(`${subscriber}-${round}`);
+      return sampleEvent(`${subscriber}-${round}`, subscriber, `my name is ${nameOf(subscriber, round)}`);
+    });
+    assert.equal(await postSignedWebhook(doomed.url, sourceRef, events), 200);
+  }
+  // Killed mid-stream: some replies out, others running or in flight on the slow platform.
+  await platform.waitFor(4, 30_000);
+  await doomed.kill();
+  const [{ open }] = await database.db('inbound_events').whereIn('status', ['queued', 'running']).count({ open: '*' });
+  t.diagnostic(`at the kill: ${open} of ${eventIds.length} events not finished, ${platform.received.length} replies at the platform`);
+  assert.ok(Number(open) > 0, 'the kill interrupted work: otherwise this test proves nothing');
+  const [{ running }] = await database.db('inbound_events').where({ status: 'running' }).count({ running: '*' });
+  t.diagnostic(`of those, ${running} were running under the dead host's claim`);
+
+  await waitUntilFinished(database.db, eventIds, 60_000);
+
+  const records = await readReplyRecords(database.db);
+  assert.deepEqual(records.map((record) => record.eventId).sort(), [...eventIds].sort(), 'one reply record per event');
+  assert.deepEqual(records.filter((record) => record.status !== 'sent').map((record) => record.eventId), [], 'every reply sent');
+  const delivered = platform.delivered();
+  assert.equal(delivered.length, eventIds.length, 'every acknowledged event answered once (a send repeated after the kill is dropped by its key)');
+  for (const subscriber of SUBSCRIBERS) {
+    const got = delivered.filter((message) => message.body.recipient.id === subscriber).map((message) => message.body.message.text);
+    assert.deepEqual(got, Array.from({ length: ROUNDS }, (_, round) => `Hello ${nameOf(subscriber, round)}!`), `${subscriber}: in message order`);
+  }
+});
