@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
+import pg from 'pg';
 import { migrateJobQueue } from '../dispatch/job-queue-schema.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -23,13 +24,26 @@ export const migrationSource: Knex.MigrationSource<string> = {
   },
 };
 
+/** Advisory lock key every host takes to migrate: "botmigr" in ASCII. */
+const MIGRATION_LOCK_KEY = 0x626f746d696772n;
+
 /**
- * Applies every pending migration, ours then the job engine's; safe to call from several hosts
- * at once (both lock).
+ * Applies every pending migration, ours then the job engine's, one host at a time: hosts starting
+ * together on a fresh database would otherwise race to create knex's own tables (knex's
+ * migration lock lives in them, and refuses rather than waits). The lock is a session advisory
+ * lock on a connection of its own, outside the pool, so the migrations may use every pooled one.
  */
 export async function migrateToLatest(db: Knex): Promise<void> {
-  await db.migrate.latest({ migrationSource });
-  await migrateJobQueue(db);
+  const lock = new pg.Client((db.client as { config: Knex.Config }).config.connection as pg.ClientConfig);
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    await db.migrate.latest({ migrationSource });
+    await migrateJobQueue(db);
+  } finally {
+    // Ending the session releases the lock, whatever happened.
+    await lock.end();
+  }
 }
 
 /** True when no migration is pending: part of readiness. */
