@@ -227,14 +227,22 @@ export class InboundEventProcessor {
    * finished already. An event `running` under a claim younger than `claimTimeoutMs` belongs to
    * a live instance: this attempt throws, and the job engine tries again later.
    */
-  async #claim(id: string): Promise<ClaimedEvent | undefined> {
+  async #claim(id: string, waited = false): Promise<ClaimedEvent | undefined> {
     const { rows } = await CLAIM.run(this.deps.db, [id, this.deps.claimTimeoutMs / 1000, JSON.stringify(ABANDONED_RUN_ERROR)]);
     if (rows[0]) return rows[0];
-    const current: { status: string } | undefined = await this.deps.db('inbound_events').where({ id }).first('status');
-    if (current?.status === 'running') {
-      throw new RunFailedError('BOT_ERR_INBOUND_EVENT_BUSY', 'Another instance is processing this event; trying again later');
+    const current: { status: string; age_ms: number | null } | undefined = await this.deps.db('inbound_events')
+      .where({ id })
+      .first('status', this.deps.db.raw('extract(epoch from now() - claimed_at) * 1000 AS age_ms'));
+    if (current?.status !== 'running') return undefined;
+    // A dead host's lease runs out up to a heartbeat (a third of the lease) before the claim it
+    // took last: wait for that claim to age rather than fail the job, because a failed job lets
+    // the conversation's later messages run first (test/scale-out/kill-one-host.test.ts).
+    const leftMs = this.deps.claimTimeoutMs - Number(current.age_ms ?? 0);
+    if (!waited && leftMs > 0 && leftMs <= this.deps.claimTimeoutMs / 2) {
+      await new Promise((resolve) => setTimeout(resolve, leftMs + 50));
+      return this.#claim(id, true);
     }
-    return undefined;
+    throw new RunFailedError('BOT_ERR_INBOUND_EVENT_BUSY', 'Another instance is processing this event; trying again later');
   }
 
   /** Records the outcome, only if this attempt still holds the claim (else a newer one owns the event). */

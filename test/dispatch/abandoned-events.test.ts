@@ -60,3 +60,16 @@ test("a live instance's claim is respected; an expired one is taken over, and th
   assert.equal(abandoned.status, 'failed');
   assert.equal(abandoned.error.code, 'BOT_ERR_WORKFLOW_RUN_ABANDONED');
 });
+
+test("a claim about to expire (its host's lease ran out first) is waited for, not failed: a failed job would let the conversation's later messages run first", async () => {
+  const processor = new InboundEventProcessor({
+    db: database.db,
+    claimTimeoutMs: 1_000,
+    endRunMemory: async (runId: string) => database.db('memory_records').where({ run_id: runId }).delete(),
+    logger: pino({ level: 'silent' }),
+  } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
+  const expiring = await insertEvent('claimed-expiring', { status: 'running', claimed_at: new Date(Date.now() - 700), claim_token: '00000000-0000-4000-8000-000000000002' });
+  await processor.process(expiring, { number: 2, maxAttempts: 3 });
+  const event = await database.db('inbound_events').where({ id: expiring }).first();
+  assert.deepEqual([event.status, event.claim_token], ['skipped', null], 'taken over once the claim aged out, in the same attempt');
+});
