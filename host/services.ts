@@ -117,7 +117,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     conversations: new ConversationEntry(db, { now, inactivityMs: workflowOptions.threadInactivityMs }),
     history,
     runner,
-    outbox: { db, channels: channelRegistry, now, logger },
+    outbox: { channels: channelRegistry, now, logger },
     endRunMemory: (runId) => memoryRecords.endRun(runId),
     claimTimeoutMs: workflowOptions.dispatchLeaseMs,
     logger,

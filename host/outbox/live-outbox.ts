@@ -1,6 +1,4 @@
 import type { ChannelSource, PlainInboundEvent, StdOutgoingMessageEnvelope } from '@bot-ai/api';
-import type { Knex } from 'knex';
-import { storableJson } from '../json/storable.ts';
 import type { Logger } from 'pino';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
@@ -10,7 +8,6 @@ import { fitToCapabilities, type SendCapabilities } from './fit-to-capabilities.
 import type { OutboxRecords, SendRecord } from './outbox-records.ts';
 
 export interface LiveOutboxDeps {
-  db: Knex;
   channels: ChannelRegistry<ChannelSandbox>;
   now: () => Date;
   logger: Pick<Logger, 'warn'>;
@@ -76,9 +73,7 @@ export class LiveOutbox implements RunOutbox {
         return await this.#attempt(row.id, sendKey, envelope);
       } catch (error) {
         const status = NOT_DELIVERED.has(errorCode(error) ?? '') || NOT_DELIVERED.has(causeCode(error) ?? '') ? 'failed' : 'uncertain';
-        await this.deps.db('outbound_messages')
-          .where({ id: row.id })
-          .update({ status, error: storableJson({ code: errorCode(error) ?? null, cause: causeCode(error) ?? null, message: messageOf(error) }) });
+        await this.deps.records.markUnsent(row.id, status, { code: errorCode(error) ?? null, cause: causeCode(error) ?? null, message: messageOf(error) });
         // The platform refused it and said when to come back, soon enough to wait here (the event
         // keeps its claim): recorded `failed` meanwhile, so a host dying now sends it again.
         const waitMs = retryAfterOf(error);
@@ -97,7 +92,6 @@ export class LiveOutbox implements RunOutbox {
     await this.#markSent(id, mid, envelope);
     return mid;
   }
-
 
   /** Marks the reply sent and adds it to the thread's history (what `input_mode: history` reads), in one statement. */
   async #markSent(id: string, mid: string | undefined, envelope: StdOutgoingMessageEnvelope): Promise<void> {

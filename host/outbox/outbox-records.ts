@@ -2,6 +2,7 @@ import type { StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import type { Knex } from 'knex';
 import { BatchedStatement } from '../db/batched-statement.ts';
 import { textOf } from '../conversations/message-history.ts';
+import { storableJson } from '../json/storable.ts';
 
 /** A reply's record as the outbox reads it back. */
 export interface SendRecord {
@@ -48,15 +49,18 @@ function claimSql(resendUnknown: boolean): string {
 }
 
 /**
- * The outbox's writes, batched across the runs in flight (BatchedStatement): claiming replies
- * before they are attempted, and marking them sent together with their history entry (what
- * `input_mode: history` reads). One instance serves every LiveOutbox of a process.
+ * The outbox's writes: claiming replies before they are attempted, and marking them sent
+ * together with their history entry (what `input_mode: history` reads), both batched across the
+ * runs in flight (BatchedStatement); marking a failed one. One instance serves every LiveOutbox
+ * of a process.
  */
 export class OutboxRecords {
   readonly #claims: Record<'resend' | 'once', BatchedStatement<SendClaim, SendRecord & { send_key: string }, SendRecord>>;
   readonly #sent: BatchedStatement<SentReply>;
+  readonly #db: Knex;
 
   constructor(db: Knex) {
+    this.#db = db;
     const claims = (resendUnknown: boolean) =>
       new BatchedStatement<SendClaim, SendRecord & { send_key: string }, SendRecord>(db, {
         name: resendUnknown ? 'outbox-claim-sends-resend-unknown' : 'outbox-claim-sends-once',
@@ -105,5 +109,10 @@ export class OutboxRecords {
 
   markSent(reply: SentReply): Promise<void> {
     return this.#sent.submit(reply);
+  }
+
+  /** A send that failed: `failed` when the platform surely did not get it, `uncertain` when it may have. Rare, so not batched. */
+  async markUnsent(id: string, status: 'failed' | 'uncertain', error: Record<string, unknown>): Promise<void> {
+    await this.#db('outbound_messages').where({ id }).update({ status, error: storableJson(error) });
   }
 }
