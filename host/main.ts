@@ -37,7 +37,7 @@ async function main(): Promise<void> {
 
   const embedded = config.embeddedDatabase ? await startEmbedded(config, logger) : undefined;
   if (embedded) closers.unshift(() => embedded.stop());
-  const db = createKnex({ url: embedded?.url ?? config.DATABASE_URL!, poolMax: config.BOT_DB_POOL_MAX });
+  const db = createKnex({ url: embedded?.url ?? config.DATABASE_URL!, poolMax: config.BOT_DB_POOL_MAX, logger });
   closers.unshift(() => db.destroy());
   await migrateToLatest(db);
 

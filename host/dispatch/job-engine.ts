@@ -19,8 +19,12 @@ export interface JobEngineOptions {
   pollIntervalMs: number;
   /** See WorkerLeases. */
   leaseMs: number;
+  /** First wait before starting again after the runner died; doubles up to 10 s (default 500 ms). */
+  restartDelayMs?: number;
   logger: Logger;
 }
+
+const MAX_RESTART_DELAY_MS = 10_000;
 
 /**
  * How this instance takes and finishes jobs. Without a local queue each worker asks for its own
@@ -35,9 +39,12 @@ export interface JobEngineOptions {
  * host's fetched jobs are freed like its running ones; they wait for this instance's workers,
  * not another instance's. A job completed but not yet recorded when the host dies runs again
  * and finds its event done.
+ * Failures are batched too: unbatched, a failure that cannot be recorded (the database is gone)
+ * rejects a promise graphile-worker never awaits, and Node ends the process on it; batched, it
+ * stops the runner, which JobEngine starts again.
  */
 function batchingPreset(concurrency: number) {
-  return { localQueue: { size: concurrency }, completeJobBatchDelay: 0 };
+  return { localQueue: { size: concurrency }, completeJobBatchDelay: 0, failJobBatchDelay: 0 };
 }
 
 /**
@@ -45,10 +52,24 @@ function batchingPreset(concurrency: number) {
  * enqueued with the events (DESIGN §7 steps 4–5). Jobs of one conversation share a named queue
  * and run one after another; different conversations run in parallel, on any instance. A failed
  * job is retried with graphile-worker's exponential backoff up to its `max_attempts`.
+ *
+ * The engine outlives its runner. graphile-worker stops a runner for good when it cannot record
+ * a job's completion or failure (a PostgreSQL restart), leaving the jobs it held locked by a
+ * live instance, which no lease frees. The engine then starts a new runner, with new worker
+ * ids, once the database answers again, and first frees the jobs the old one held: they run
+ * again, and an event already finished is found done.
  */
 export class JobEngine {
+  #runner: Runner | undefined;
+  #restartTimer: NodeJS.Timeout | undefined;
+  #restarting: Promise<void> = Promise.resolve();
+  /** Settles when the current runner's workers have all stopped (see #startRunner). */
+  #runnerDone: Promise<void> = Promise.resolve();
+  #stopping = false;
+  #restarts = 0;
+
   private constructor(
-    private readonly runner: Runner,
+    private readonly options: JobEngineOptions,
     private readonly utils: WorkerUtils,
     private readonly leases: WorkerLeases,
     private readonly pool: pg.Pool,
@@ -56,8 +77,7 @@ export class JobEngine {
 
   static async start(options: JobEngineOptions): Promise<JobEngine> {
     const pool = createJobEnginePool(options.db, options.concurrency + 2, (error) => options.logger.warn({ err: error }, 'a job engine connection failed'));
-    const logger = jobEngineLogger(options.logger);
-    const utils = await makeWorkerUtils({ pgPool: pool, logger });
+    const utils = await makeWorkerUtils({ pgPool: pool, logger: jobEngineLogger(options.logger) });
     const leases = new WorkerLeases({
       db: options.db,
       leaseMs: options.leaseMs,
@@ -65,13 +85,65 @@ export class JobEngine {
       afterReclaim: () => failAbandonedEvents(options.db),
       logger: options.logger,
     });
-    const events: WorkerEvents = new EventEmitter();
-    events.on('pool:create', ({ workerPool }) => void leases.hold(workerPool.id).catch(() => undefined));
-    events.on('worker:create', ({ worker }) => void leases.hold(worker.workerId).catch(() => undefined));
     leases.start();
+    const engine = new JobEngine(options, utils, leases, pool);
+    await engine.#startRunner();
+    return engine;
+  }
+
+  /** How many times the runner was started again after dying (for tests and diagnostics). */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
+  /** Waits for the jobs in flight, then stops; jobs not started stay queued for any instance. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    clearTimeout(this.#restartTimer);
+    await this.#restarting;
+    const runner = this.#runner;
+    if (runner) {
+      // A runner dying at this moment refuses stop(); its workers still finish their jobs.
+      await runner.stop().catch(() => undefined);
+      await this.#runnerDone;
+    }
+    await this.leases.stop();
+    await this.utils.release();
+    await this.pool.end();
+  }
+
+  async #startRunner(): Promise<void> {
+    const { options } = this;
+    // The ids this runner's pool and workers lock jobs under, to free them if it dies.
+    const held = new Set<string>();
+    const events: WorkerEvents = new EventEmitter();
+    const hold = (id: string) => {
+      held.add(id);
+      void this.leases.hold(id).catch(() => undefined);
+    };
+    events.on('pool:create', ({ workerPool }) => hold(workerPool.id));
+    events.on('worker:create', ({ worker }) => hold(worker.workerId));
+    // Filled in once run() returns; a pool could die before that.
+    const started: { runner?: Runner } = {};
+    let ended = false;
+    let settle = () => {};
+    this.#runnerDone = new Promise<void>((resolve) => (settle = resolve));
+    const end = (error?: unknown) => {
+      if (ended) return;
+      ended = true;
+      settle();
+      this.#runnerEnded(started.runner, held, error);
+    };
+    // A pool shutting down that we did not stop has died. Once its workers have stopped, no job
+    // of it runs any more. Its runner's promise may never settle: graphile-worker 0.18's batcher
+    // miscounts repeated failures and then waits for it forever, so the events are what we trust.
+    events.on('pool:gracefulShutdown:complete', () => end());
+    events.on('pool:gracefulShutdown:error', ({ error }) => end(error));
+    events.on('pool:forcefulShutdown:complete', () => end());
+    events.on('pool:forcefulShutdown:error', ({ error }) => end(error));
     const runner = await run({
-      pgPool: pool,
-      logger,
+      pgPool: this.pool,
+      logger: jobEngineLogger(options.logger),
       events,
       concurrency: options.concurrency,
       pollInterval: options.pollIntervalMs,
@@ -84,14 +156,42 @@ export class JobEngine {
         },
       },
     });
-    return new JobEngine(runner, utils, leases, pool);
+    started.runner = runner;
+    this.#runner = runner;
+    runner.promise.then(() => end(), end);
   }
 
-  /** Waits for the jobs in flight, then stops; jobs not started stay queued for any instance. */
-  async stop(): Promise<void> {
-    await this.runner.stop();
-    await this.leases.stop();
-    await this.utils.release();
-    await this.pool.end();
+  #runnerEnded(runner: Runner | undefined, held: Set<string>, error: unknown): void {
+    if (this.#stopping) return;
+    if (this.#runner === runner) this.#runner = undefined;
+    // Releases what else the dead runner holds (its cron timer); its pool is stopping already.
+    runner?.stop('the worker pool died').catch(() => undefined);
+    this.options.logger.error({ err: error }, 'the job runner stopped (the database was lost?); starting it again once the database answers');
+    this.#scheduleRestart(held, this.options.restartDelayMs ?? 500);
+  }
+
+  #scheduleRestart(held: Set<string>, delayMs: number): void {
+    this.#restartTimer = setTimeout(() => {
+      this.#restarting = this.#restart(held).then(
+        () => {
+          if (this.#stopping) return;
+          this.#restarts += 1;
+          this.options.logger.info({ freedWorkers: held.size }, 'the job runner started again');
+        },
+        (error: unknown) => {
+          if (this.#stopping) return;
+          this.options.logger.warn({ err: error }, 'the job runner could not start again yet');
+          this.#scheduleRestart(held, Math.min(delayMs * 2, MAX_RESTART_DELAY_MS));
+        },
+      );
+    }, delayMs);
+    this.#restartTimer.unref();
+  }
+
+  async #restart(held: Set<string>): Promise<void> {
+    if (this.#stopping) return;
+    await this.leases.release([...held]);
+    if (this.#stopping) return;
+    await this.#startRunner();
   }
 }

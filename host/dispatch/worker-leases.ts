@@ -31,6 +31,17 @@ export class WorkerLeases {
     return this.#renew([workerId]);
   }
 
+  /**
+   * Frees the jobs of workers of this instance that stopped for good (a runner that died), now
+   * rather than after their lease, and stops renewing them. Throws while the database is away.
+   */
+  async release(workerIds: string[]): Promise<void> {
+    if (workerIds.length === 0) return;
+    await this.options.unlock(workerIds);
+    await this.options.db('job_worker_leases').whereIn('worker_id', workerIds).delete();
+    for (const id of workerIds) this.#ids.delete(id);
+  }
+
   start(): void {
     const interval = Math.max(50, Math.floor(this.options.leaseMs / 3));
     this.#timer = setInterval(() => {
