@@ -22,8 +22,8 @@ export interface ChannelSyncOptions {
 
 /**
  * Keeps this instance's channels in step with the others: on a notice from another instance it
- * applies the stored enabled states or rescans. After a lost connection, and at every periodic
- * check, it re-applies the states in full, since notices sent meanwhile are gone.
+ * applies the stored enabled states or rescans. Notices sent while its connection was down are
+ * gone: after reconnecting it rescans, and at every periodic check it re-applies the states.
  */
 export class ChannelSync {
   readonly #options: ChannelSyncOptions;
@@ -32,13 +32,16 @@ export class ChannelSync {
   constructor(options: ChannelSyncOptions) {
     this.#options = options;
     const reapply = () => void this.#apply(options.registry.applyStates(), 'states');
+    // A rescan notice sent while the connection was down is gone too, and the packages on disk
+    // may have been upgraded meanwhile: rescan (which applies the stored states as well).
+    const catchUp = () => void this.#apply(options.registry.rescan(), 'rescan');
     this.#listener = new PgListener({
       db: options.db,
       channel: CHANNEL_CHANGES,
       label: 'channel change',
       logger: options.logger,
       onNotice: (payload) => this.#onNotice(payload),
-      onReconnected: reapply,
+      onReconnected: catchUp,
       onChecked: reapply,
       ...(options.reconnectDelayMs === undefined ? {} : { reconnectDelayMs: options.reconnectDelayMs }),
       ...(options.maxReconnectDelayMs === undefined ? {} : { maxReconnectDelayMs: options.maxReconnectDelayMs }),

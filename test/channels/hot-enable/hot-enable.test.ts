@@ -121,6 +121,22 @@ test('an instance whose listening connection is cut reconnects and applies the c
   }
 });
 
+test('an instance cut off while a channel package changed on disk rescans after reconnecting', async () => {
+  const other = await anotherInstance();
+  await other.channelSync.start();
+  try {
+    await t.database.db.raw(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`);
+    // Installed and announced while the other instance cannot hear: the notice is lost with its
+    // connection, so only a rescan after reconnecting finds the package.
+    await root.install('late', '1.0.0');
+    await t.services.channelStates.announceRescan();
+    await until(() => other.channels.running('late') !== undefined, 'the other instance found the package it was not told about', 5_000);
+  } finally {
+    await root.remove('late');
+    await closeInstance(other);
+  }
+});
+
 test('an upgrade under continuous requests moves traffic to the new version with no failed request', async () => {
   let stop = false;
   const statuses: number[] = [];
