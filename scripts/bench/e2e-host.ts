@@ -5,8 +5,8 @@ import { signAdminToken } from '../../host/auth/admin-token.ts';
 import { bindDefinitionPlaceholders } from '../../host/workflows/document/bind-definition-placeholders.ts';
 import { startHostProcess, type HostProcess } from '../../test/support/host-process.ts';
 
-const AUTH_SECRET = 'e2e-benchmark-auth-secret-0123456789abcdef';
-const WEBHOOK_SECRET = 'e2e-benchmark-webhook-secret';
+export const AUTH_SECRET = 'e2e-benchmark-auth-secret-0123456789abcdef';
+export const WEBHOOK_SECRET = 'e2e-benchmark-webhook-secret';
 const GREETING = new URL('../../workflows/examples/greeting.yaml', import.meta.url);
 
 export interface E2eHost {
@@ -54,8 +54,8 @@ export async function startE2eHost(databaseUrl: string, platformUrl: string, env
   }
 }
 
-/** The `profile` memory definition, the greeting workflow bound to it, and the source. */
-async function setUpGreeting(hostUrl: string, platformUrl: string): Promise<string> {
+/** The `profile` memory definition, the greeting workflow bound to it, and the source; returns its ref. */
+export async function setUpGreeting(hostUrl: string, platformUrl: string): Promise<string> {
   const token = signAdminToken({ sub: 'e2e-benchmark', role: 'admin' }, AUTH_SECRET, { ttl: '1h' });
   const create = (url: string, body: Record<string, unknown>) => postCreated(`${hostUrl}${url}`, token, body);
   const definition = await create('/api/memory-definitions', {

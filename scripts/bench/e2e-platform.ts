@@ -12,7 +12,10 @@ export class BenchPlatform {
   /** Arrival time of each reply, by the name in "Hello <name>!". */
   readonly arrivals = new Map<string, number>();
   duplicates = 0;
+  /** Names greeted under more than one send key: the same message answered twice, as a user sees it. */
+  readonly answeredTwice = new Set<string>();
   readonly #keys = new Set<string>();
+  readonly #keyByName = new Map<string, string>();
 
   private constructor(private readonly server: Server) {}
 
@@ -42,7 +45,11 @@ export class BenchPlatform {
     this.#keys.add(key);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { message?: { text?: string } };
     const name = nameInReply(body.message?.text ?? '');
-    if (name !== undefined) this.arrivals.set(name, arrivedAt);
+    if (name !== undefined) {
+      if (!this.arrivals.has(name)) this.arrivals.set(name, arrivedAt);
+      if ((this.#keyByName.get(name) ?? key) !== key) this.answeredTwice.add(name);
+      this.#keyByName.set(name, key);
+    }
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `mid-${this.#keys.size}` }));
   }
 }

@@ -19,6 +19,10 @@ const BENCHMARKS: Record<string, { description: string; load: () => Promise<{ ru
     description: 'live chat: WebSocket clients send messages to the greeting workflow through a web source; send → reply latency, host RSS',
     load: async () => ({ run: (await import('./web.ts')).runWebBenchmark }),
   },
+  chaos: {
+    description: 'faults under load: two instances, one SIGKILLed and a PostgreSQL restart mid-run; sent/acknowledged/processed/lost/duplicated, one instance vs two',
+    load: async () => ({ run: (await import('./chaos.ts')).runChaosBenchmark }),
+  },
 };
 
 const name = process.argv[2];
