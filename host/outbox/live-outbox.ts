@@ -32,7 +32,7 @@ export interface LiveSendTarget {
   position: number;
 }
 
-/** Sends of one reply within one run when the platform keeps asking to wait (Retry-After). */
+/** Sends of one reply within one run when the platform keeps asking to wait (Retry-After) or the send keeps timing out. */
 const MAX_SENDS_IN_PLACE = 3;
 
 /** Errors after which the platform surely did not get the message, so a retried run may send it again. */
@@ -75,9 +75,15 @@ export class LiveOutbox implements RunOutbox {
         const status = NOT_DELIVERED.has(errorCode(error) ?? '') || NOT_DELIVERED.has(causeCode(error) ?? '') ? 'failed' : 'uncertain';
         await this.deps.records.markUnsent(row.id, status, { code: errorCode(error) ?? null, cause: causeCode(error) ?? null, message: messageOf(error) });
         // The platform refused it and said when to come back, soon enough to wait here (the event
-        // keeps its claim): recorded `failed` meanwhile, so a host dying now sends it again.
-        const waitMs = retryAfterOf(error);
-        if (status !== 'failed' || waitMs === undefined || waitMs > this.deps.retryAfterMaxMs || attempt >= MAX_SENDS_IN_PLACE) throw error;
+        // keeps its claim), or the send timed out and may go again at once: recorded meanwhile,
+        // so a host dying now sends it again.
+        const waitMs = status === 'failed' ? retryAfterOf(error) : undefined;
+        const again = waitMs === undefined ? resendsInPlace(error, status, resendUnknown) : waitMs <= this.deps.retryAfterMaxMs;
+        if (!again || attempt >= MAX_SENDS_IN_PLACE) throw error;
+        if (waitMs === undefined) {
+          this.deps.logger.warn({ sendKey, code: errorCode(error) }, 'a send timed out; it is sent again under the same key');
+          continue;
+        }
         this.deps.logger.warn({ sendKey, waitMs }, 'the platform asked to wait before this reply is sent again');
         await new Promise((resolve) => setTimeout(resolve, waitMs));
       }
@@ -109,6 +115,20 @@ export class LiveOutbox implements RunOutbox {
     if (row.status === 'uncertain') this.deps.logger.warn({ sendKey }, 'a reply whose delivery is unknown is not sent again');
     return row;
   }
+}
+
+/**
+ * Whether a send that timed out goes again at once, within the run, rather than with a later
+ * attempt of the event: a failed job frees its conversation's queue, so the conversation's later
+ * messages would be answered first (graphile-worker), and the retried run would compose the reply
+ * again from what they changed. Yes when it never reached the plugin (surely not delivered, so
+ * safe on any channel), and when its call timed out mid-send on a channel whose platform drops a
+ * repeated key (`resendUnknown`).
+ */
+function resendsInPlace(error: unknown, status: 'failed' | 'uncertain', resendUnknown: boolean): boolean {
+  const code = errorCode(error);
+  if (code === 'BOT_ERR_PLUGIN_SEND_NOT_STARTED') return true;
+  return status === 'uncertain' && resendUnknown && code === 'BOT_ERR_PLUGIN_CALL_TIMEOUT';
 }
 
 /** The platform's Retry-After carried by a PlatformResponseError, on the error or (from a sandbox) its cause. */
