@@ -82,7 +82,8 @@ const CLAIM = new PreparedStatement<ClaimedEvent>(
      UPDATE inbound_events SET status = 'running', attempts = attempts + 1,
        claim_token = gen_random_uuid(), claimed_at = now()
      WHERE id = ? AND (status IN ('queued', 'failed')
-       OR (status = 'running' AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ?))))
+       OR (status = 'running' AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ?)
+                                   OR claim_token = ?::uuid)))
      RETURNING id, source_id, workflow_id, sender_foreign_id, event, status, claim_token
    ), abandoned AS (
      UPDATE workflow_runs SET status = 'failed', finished_at = now(), error = ?
@@ -100,6 +101,9 @@ const CLAIM = new PreparedStatement<ClaimedEvent>(
    LEFT JOIN LATERAL (SELECT coalesce(claimed.workflow_id, s.default_workflow_id) AS id) AS wanted ON true
    LEFT JOIN workflows AS w ON w.id = CASE WHEN wanted.id ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN wanted.id::uuid END`,
 );
+
+/** Dead claims remembered at most (the oldest go first): events another instance took meanwhile are never asked for here again. */
+const MAX_DEAD_CLAIMS = 10_000;
 
 const ABANDONED_RUN_ERROR = { code: 'BOT_ERR_WORKFLOW_RUN_ABANDONED', message: 'The host running it stopped; a later attempt took over' };
 
@@ -133,6 +137,13 @@ export class InboundEventProcessor {
   /** Outcomes recorded, batched across the events in flight; each says whether the attempt still held its claim. */
   readonly #finishes: BatchedStatement<EventOutcome, { id: string }, boolean>;
 
+  /**
+   * Claims of this instance whose attempt ended without recording its outcome (the database went
+   * away): nobody works under them any more, so the event's next attempt here takes them over at
+   * once instead of failing as busy, which would let the conversation's later messages go first.
+   */
+  readonly #deadClaims = new Map<string, string>();
+
   /** A platform's Retry-After up to 10 s, and a third of the claim timeout, is waited for within the run. */
   readonly #retryAfterMaxMs: number;
 
@@ -159,14 +170,23 @@ export class InboundEventProcessor {
     if (!row) return;
     // A dead host's runs of this event were ended by the claim; nobody else removes their run-scope memory.
     for (const runId of row.abandoned_run_ids) await this.deps.endRunMemory(runId);
+    let outcome: { status: InboundEventRow['status']; reason: string | null; error?: unknown };
     try {
-      const outcome = await this.#run(row);
-      await this.#finish(row, outcome.status, outcome.reason);
+      outcome = await this.#run(row);
     } catch (error) {
       const { code, message } = describeError(error);
-      const last = attempt.number >= attempt.maxAttempts;
-      await this.#finish(row, last ? 'failed' : 'queued', `${code}: ${message}`);
-      if (!last) throw error;
+      outcome = { status: attempt.number >= attempt.maxAttempts ? 'failed' : 'queued', reason: `${code}: ${message}`, error };
+    }
+    try {
+      await this.#finish(row, outcome.status, outcome.reason);
+    } catch (error) {
+      if (this.#deadClaims.size >= MAX_DEAD_CLAIMS) this.#deadClaims.delete(this.#deadClaims.keys().next().value!);
+      this.#deadClaims.set(row.id, row.claim_token);
+      throw error;
+    }
+    if (outcome.error !== undefined) {
+      if (outcome.status !== 'failed') throw outcome.error;
+      const { code } = describeError(outcome.error);
       this.deps.logger.error({ inboundEventId, code, attempts: attempt.number }, 'inbound event failed for good; kept as a dead letter');
     }
   }
@@ -228,7 +248,8 @@ export class InboundEventProcessor {
    * a live instance: this attempt throws, and the job engine tries again later.
    */
   async #claim(id: string, waited = false): Promise<ClaimedEvent | undefined> {
-    const { rows } = await CLAIM.run(this.deps.db, [id, this.deps.claimTimeoutMs / 1000, JSON.stringify(ABANDONED_RUN_ERROR)]);
+    const { rows } = await CLAIM.run(this.deps.db, [id, this.deps.claimTimeoutMs / 1000, this.#deadClaims.get(id) ?? null, JSON.stringify(ABANDONED_RUN_ERROR)]);
+    this.#deadClaims.delete(id);
     if (rows[0]) return rows[0];
     const current: { status: string; age_ms: number | null } | undefined = await this.deps.db('inbound_events')
       .where({ id })

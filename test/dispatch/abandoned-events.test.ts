@@ -73,3 +73,27 @@ test("a claim about to expire (its host's lease ran out first) is waited for, no
   const event = await database.db('inbound_events').where({ id: expiring }).first();
   assert.deepEqual([event.status, event.claim_token], ['skipped', null], 'taken over once the claim aged out, in the same attempt');
 });
+
+test("an attempt that could not record its outcome (the database went away) leaves its claim, and this instance's next attempt takes it over at once", async () => {
+  const processor = new InboundEventProcessor({
+    db: database.db,
+    claimTimeoutMs: 60_000,
+    endRunMemory: async (runId: string) => database.db('memory_records').where({ run_id: runId }).delete(),
+    logger: pino({ level: 'silent' }),
+  } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
+  const id = await insertEvent('outcome-lost');
+  // The outcome cannot be written while the column it goes to is away: as when the database
+  // restarts between the run and its record, the claim stays behind, young.
+  await database.db.raw('ALTER TABLE inbound_events RENAME COLUMN reason TO reason_away');
+  try {
+    await assert.rejects(processor.process(id, { number: 1, maxAttempts: 3 }));
+  } finally {
+    await database.db.raw('ALTER TABLE inbound_events RENAME COLUMN reason_away TO reason');
+  }
+  assert.equal((await database.db('inbound_events').where({ id }).first()).status, 'running');
+
+  // Failing as busy instead would free the conversation's queue for its later messages.
+  await processor.process(id, { number: 2, maxAttempts: 3 });
+  const event = await database.db('inbound_events').where({ id }).first();
+  assert.deepEqual([event.status, event.claim_token], ['skipped', null]);
+});
