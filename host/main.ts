@@ -20,6 +20,7 @@ import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts'
 import { createServices } from './services.ts';
 import { listen } from './http/listen.ts';
 import { JobEngine } from './dispatch/job-engine.ts';
+import { containJobEngineRejections } from './dispatch/job-engine-rejections.ts';
 import { seedExamples } from './seed/seed-examples.ts';
 import { createModelResolver } from './workflows/models/model-resolver.ts';
 import { readNamedApiKeys } from './workflows/models/named-api-keys.ts';
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
   logChannels(services, logger);
   const seeded = embedded ? await seedExamples(services) : undefined;
   const chatSourceRef = embedded ? await seedWebChat(services, seeded) : undefined;
+  containJobEngineRejections(logger);
   const jobs = await JobEngine.start({
     db,
     processor: services.inboundEvents,

@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,6 +93,12 @@ export class ChaosCluster {
   /** Instances that exited by themselves (none should). */
   exited(): number[] {
     return this.#hosts.flatMap((host, index) => (host && host.child.exitCode !== null ? [index] : []));
+  }
+
+  /** Writes each instance's output (its logs) into `dir`, as instance-<n>.log; one killed and started again has its latest run's. */
+  async saveLogs(dir: string): Promise<void> {
+    await mkdir(dir, { recursive: true });
+    await Promise.all(this.#hosts.map((host, index) => (host ? writeFile(path.join(dir, `instance-${index + 1}.log`), host.output()) : undefined)));
   }
 
   async close(): Promise<void> {

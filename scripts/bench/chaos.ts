@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- chaos [--messages 20000] [--seconds 60] [--outage-seconds 2]
- * [--flood-seconds 10] [--connections 64] [--subscribers 500] [--lease-ms 5000]`:
+ * [--flood-seconds 10] [--connections 64] [--subscribers 500] [--lease-ms 5000] [--logs <dir>]`:
  * two host instances (`npm start`, fixed ports) on one PostgreSQL server of the benchmark's own,
  * and a load process that behaves like a platform: signed greeting webhooks spread over both
  * instances, each sent again (to the other instance) until answered 200.
@@ -9,6 +9,7 @@
  * 2. Chaos: `--messages` over `--seconds`; at a third of it one instance is SIGKILLed (and
  *    started again 2 s later, as a supervisor would); at two thirds PostgreSQL is stopped for
  *    `--outage-seconds` and started again. Then every acknowledged message must be answered.
+ * `--logs` keeps each instance's log lines in that folder.
  * Prints `sent N, acknowledged N, processed N, lost N, duplicated N` and the throughput line.
  */
 import { fork } from 'node:child_process';
@@ -31,6 +32,7 @@ interface ChaosOptions {
   connections: number;
   subscribers: number;
   leaseMs: number;
+  logsDir: string | undefined;
 }
 
 export async function runChaosBenchmark(): Promise<void> {
@@ -56,10 +58,12 @@ export async function runChaosBenchmark(): Promise<void> {
     console.log(`  faults: ${events.join('; ')}`);
     console.log(`  refused attempts (sent again, as a platform would): ${formatCounts(result.load.refusals)}`);
     console.log(`  same reply sent again under its key (dropped by the platform): ${platform.duplicates}`);
+    if (duplicated > 0) console.log(`  answered under two send keys: ${result.acknowledged.filter((name) => platform.answeredTwice.has(name)).slice(0, 10).join(', ')}`);
     if (cluster.exited().length > 0) console.log(`  instances that exited by themselves: ${cluster.exited().join(', ')}`);
     console.log(`sent ${result.load.sent}, acknowledged ${result.acknowledged.length}, processed ${processed}, lost ${result.acknowledged.length - processed}, duplicated ${duplicated}`);
     console.log(`throughput: one instance ${one.rate.toFixed(0)} messages/s, two instances ${two.rate.toFixed(0)} messages/s (×${(two.rate / one.rate).toFixed(2)}), webhook to reply, ${options.connections} senders for ${options.floodSeconds} s each`);
   } finally {
+    if (options.logsDir) await cluster.saveLogs(options.logsDir);
     await cluster.close();
     await platform.close();
   }
@@ -130,6 +134,7 @@ function readOptions(args: string[]): ChaosOptions {
       connections: { type: 'string', default: '64' },
       subscribers: { type: 'string', default: '500' },
       'lease-ms': { type: 'string', default: '5000' },
+      logs: { type: 'string' },
     },
   });
   const number = (name: keyof typeof values) => {
@@ -145,6 +150,7 @@ function readOptions(args: string[]): ChaosOptions {
     connections: number('connections'),
     subscribers: number('subscribers'),
     leaseMs: number('lease-ms'),
+    logsDir: values.logs,
   };
 }
 
