@@ -30,8 +30,11 @@ export interface ChannelEntry<S> extends ChannelFile {
 export type RunningChannel<S> = ChannelEntry<S> & { loaded: LoadedChannel<S> };
 
 export interface ChannelRegistryDeps<S> {
-  /** Scans the app root and loads every channel file in a fresh sandbox of its own. */
-  discover(): Promise<DiscoveryResult<S>[]>;
+  /**
+   * Scans the app root and loads every channel file in a fresh sandbox of its own, but for those
+   * `reuse` hands a running sandbox for.
+   */
+  discover(reuse: (file: ChannelFile) => Promise<LoadedChannel<S> | undefined>): Promise<DiscoveryResult<S>[]>;
   /** Starts a sandbox for one file again (enabling a channel that was disabled). */
   start(file: ChannelFile): Promise<LoadedChannel<S>>;
   fingerprint(realFile: string): Promise<string>;
@@ -67,7 +70,7 @@ export class ChannelRegistry<S = unknown> {
    */
   rescan(): Promise<RescanReport> {
     return this.#serialize(async () => {
-      const results = await this.deps.discover();
+      const results = await this.deps.discover((file) => this.#runningSameCode(file));
       let states: Map<string, boolean>;
       let entries: ChannelEntry<S>[];
       try {
@@ -75,7 +78,7 @@ export class ChannelRegistry<S = unknown> {
         entries = await Promise.all(results.filter(isRegistered).map((result) => this.#entryFor(result)));
       } catch (error) {
         // Nothing switched: the pools this discovery started must not outlive it.
-        await closeAll(results.flatMap((result) => (result.loaded ? [result.loaded] : [])));
+        await closeAll(results.flatMap((result) => (result.loaded && !result.reused ? [result.loaded] : [])));
         throw error;
       }
       const previous = this.#entries;
@@ -84,7 +87,7 @@ export class ChannelRegistry<S = unknown> {
       for (const entry of entries) {
         const old = previous.get(entry.name);
         if (old && old.fingerprint === entry.fingerprint && old.realFile === entry.realFile && old.loaded) {
-          toClose.add(entry.loaded!); // the same code: the warm pool stays
+          if (entry.loaded !== old.loaded) toClose.add(entry.loaded!); // the same code: the warm pool stays
           entry.loaded = old.loaded;
         }
         entry.enabled = states.get(entry.name) ?? true;
@@ -182,6 +185,13 @@ export class ChannelRegistry<S = unknown> {
       this.#entries = new Map();
       await closeAll(loaded);
     });
+  }
+
+  /** The running pool of the same file, when its code on disk has not changed since it started. */
+  async #runningSameCode(file: ChannelFile): Promise<LoadedChannel<S> | undefined> {
+    const current = [...this.#entries.values()].find((entry) => entry.realFile === file.realFile && entry.loaded);
+    if (!current?.loaded) return undefined;
+    return (await this.deps.fingerprint(file.realFile)) === current.fingerprint ? current.loaded : undefined;
   }
 
   async #entryFor(result: RegisteredResult<S>): Promise<ChannelEntry<S>> {

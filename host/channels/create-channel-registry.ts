@@ -25,7 +25,7 @@ export function createChannelRegistry(options: ChannelRegistryOptions): ChannelR
   const providedVersions = readHostProvidedVersions(options.hostRoot);
   const load = sandboxLoader({ ...options.sandbox, hostServicesFor: options.hostServicesFor, logger: options.logger.child({ component: 'sandbox' }) });
   return new ChannelRegistry({
-    discover: () => discoverChannels({ appRoot: options.appRoot, providedVersions, load }),
+    discover: (reuse) => discoverChannels({ appRoot: options.appRoot, providedVersions, load, reuse }),
     start: load,
     fingerprint: channelFingerprint,
     enabledStates: () => options.states.enabledStates(),

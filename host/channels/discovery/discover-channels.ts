@@ -28,6 +28,8 @@ export interface DiscoveryResult<S = unknown> {
   code: string | undefined;
   message: string | undefined;
   loaded: LoadedChannel<S> | undefined;
+  /** The sandbox is one already running, handed back by `reuse`: discovery never closes it. */
+  reused: boolean;
 }
 
 export interface DiscoveryOptions<S> {
@@ -35,6 +37,11 @@ export interface DiscoveryOptions<S> {
   providedVersions: Record<string, string>;
   /** Imports, checks and constructs the file inside a worker; throws an error with a `code`. */
   load(file: ChannelFile): Promise<LoadedChannel<S>>;
+  /**
+   * A sandbox already running this very code (same file, same fingerprint), to use instead of
+   * loading the file again: a rescan then starts workers only for what changed.
+   */
+  reuse?(file: ChannelFile): Promise<LoadedChannel<S> | undefined>;
 }
 
 /**
@@ -56,11 +63,12 @@ async function examine<S>(channel: ChannelFile, options: DiscoveryOptions<S>): P
   };
   try {
     checkPluginManifest(channel, manifest, options.providedVersions);
-    const loaded = await options.load(channel);
-    return { ...base, status: 'registered', name: loaded.description.name, code: undefined, message: undefined, loaded };
+    const running = await options.reuse?.(channel);
+    const loaded = running ?? (await options.load(channel));
+    return { ...base, status: 'registered', name: loaded.description.name, code: undefined, message: undefined, loaded, reused: running !== undefined };
   } catch (error) {
     const { code, message } = describeFailure(error);
-    return { ...base, status: 'rejected', name: undefined, code, message, loaded: undefined };
+    return { ...base, status: 'rejected', name: undefined, code, message, loaded: undefined, reused: false };
   }
 }
 
@@ -74,7 +82,7 @@ async function rejectDuplicateNames<S>(results: DiscoveryResult<S>[]): Promise<D
       owners.set(result.name, result.file);
       continue;
     }
-    await result.loaded?.close();
+    if (!result.reused) await result.loaded?.close();
     Object.assign(result, {
       status: 'rejected',
       code: 'BOT_ERR_PLUGIN_DUPLICATE_NAME',
