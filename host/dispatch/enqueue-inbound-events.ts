@@ -16,6 +16,12 @@ export interface SqlFragment {
   bindings: Knex.RawBinding[];
 }
 
+/** The named queue of an event's conversation (source + sender), as SQL over the row `alias`; NULL without a sender. */
+function conversationQueue(alias: string): string {
+  return `CASE WHEN ${alias}.sender_foreign_id IS NULL THEN NULL
+               ELSE 'conversation:' || ${alias}.source_id || ':' || ${alias}.sender_foreign_id END`;
+}
+
 /**
  * A query that enqueues one dispatch job per row of `rows` (a relation with the columns `id`,
  * `source_id` and `sender_foreign_id`, such as a CTE's name) and yields exactly one row: `jobs`,
@@ -34,9 +40,7 @@ export function enqueueInboundEventsSql(rows: string, maxAttempts: number): SqlF
   return {
     sql: `SELECT count(*)::int AS jobs FROM graphile_worker.add_jobs(array(
         SELECT ROW(?, json_build_object('inboundEventId', event.id),
-                   CASE WHEN event.sender_foreign_id IS NULL THEN NULL
-                        ELSE 'conversation:' || event.source_id || ':' || event.sender_foreign_id END,
-                   NULL, ?, NULL, NULL, NULL)::graphile_worker.job_spec
+                   ${conversationQueue('event')}, NULL, ?, NULL, NULL, NULL)::graphile_worker.job_spec
         FROM ${rows} AS event
       ))
       WHERE EXISTS (SELECT 1 FROM ${rows})`,
@@ -55,5 +59,18 @@ export async function enqueueInboundEvents(trx: Knex | Knex.Transaction, events:
   await trx.raw(
     `WITH given AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS given(id uuid, source_id uuid, sender_foreign_id text)) ${jobs.sql}`,
     [JSON.stringify(given), ...jobs.bindings],
+  );
+}
+
+/**
+ * Enqueues the event's job again, in its conversation's queue, to run `delayMs` from now: for an
+ * event that found an earlier message of its conversation still waiting for a retry.
+ */
+export async function enqueueInboundEventLater(db: Knex, inboundEventId: string, delayMs: number, maxAttempts: number): Promise<void> {
+  await db.raw(
+    `SELECT graphile_worker.add_job(?, json_build_object('inboundEventId', event.id), queue_name => ${conversationQueue('event')},
+       run_at => now() + make_interval(secs => ?), max_attempts => ?)
+     FROM inbound_events AS event WHERE event.id = ?`,
+    [PROCESS_INBOUND_EVENT, delayMs / 1000, maxAttempts, inboundEventId],
   );
 }

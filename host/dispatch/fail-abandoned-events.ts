@@ -7,7 +7,8 @@ import { PROCESS_INBOUND_EVENT } from './enqueue-inbound-events.ts';
  * the outcome failed. They become dead letters (`failed`, retryable from the admin API) and
  * their spent jobs are removed. Reads graphile-worker's private tables: it has no public API
  * for permanently failed jobs, and this is the query its own cleanup uses.
- * Returns how many events were marked.
+ * Also removes holds of events that have ended (see conversation_holds). Returns how many
+ * events were marked.
  */
 export async function failAbandonedEvents(db: Knex): Promise<number> {
   const result = await db.raw<{ rowCount: number }>(
@@ -22,6 +23,12 @@ export async function failAbandonedEvents(db: Knex): Promise<number> {
        reason = coalesce(reason || '; ', '') || 'the host stopped during the last attempt'
      WHERE id IN (SELECT event_id FROM spent) AND status IN ('queued', 'running')`,
     [PROCESS_INBOUND_EVENT],
+  );
+  // Holds left by events that ended without releasing them (those just marked, or a hold written
+  // as the event finished elsewhere) count for nothing; they go here. The table stays tiny.
+  await db.raw(
+    `DELETE FROM conversation_holds AS hold USING inbound_events AS event
+     WHERE event.id = hold.inbound_event_id AND event.status NOT IN ('queued', 'running')`,
   );
   return result.rowCount;
 }

@@ -76,6 +76,24 @@ type EventSource = Pick<SourceRow, 'id' | 'ref' | 'name' | 'channel' | 'settings
 /** A claimed event with its source, read in the same statement. */
 type ClaimedEvent = InboundEventRow & ClaimExtras;
 
+/**
+ * Whether an earlier message of the event's conversation (the row `alias`) holds it back: one
+ * that waits for a retry or runs under another instance's claim, recorded in conversation_holds.
+ * A hold counts only while its event is still queued or running, so a stale one costs nothing.
+ */
+const HELD_BACK = (alias: string) => `EXISTS (SELECT 1 FROM conversation_holds AS hold
+     JOIN inbound_events AS earlier ON earlier.id = hold.inbound_event_id
+     WHERE hold.source_id = ${alias}.source_id AND hold.sender_foreign_id = ${alias}.sender_foreign_id
+       AND hold.seq < ${alias}.seq AND earlier.status IN ('queued', 'running'))`;
+
+/** Puts the event's hold on its conversation's later messages (no sender: no conversation, no hold). */
+const HOLD = new PreparedStatement(
+  'dispatch-hold-conversation',
+  `INSERT INTO conversation_holds (inbound_event_id, source_id, sender_foreign_id, seq)
+   SELECT id, source_id, sender_foreign_id, seq FROM inbound_events WHERE id = ? AND sender_foreign_id IS NOT NULL
+   ON CONFLICT DO NOTHING`,
+);
+
 const CLAIM = new PreparedStatement<ClaimedEvent>(
   'dispatch-claim-event',
   `WITH claimed AS (
@@ -84,6 +102,8 @@ const CLAIM = new PreparedStatement<ClaimedEvent>(
      WHERE id = ? AND (status IN ('queued', 'failed')
        OR (status = 'running' AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => ?)
                                    OR claim_token = ?::uuid)))
+       -- Not while an earlier message of the conversation holds it back (see HELD_BACK).
+       AND NOT ${HELD_BACK('inbound_events')}
      RETURNING id, source_id, workflow_id, sender_foreign_id, event, status, claim_token
    ), abandoned AS (
      UPDATE workflow_runs SET status = 'failed', finished_at = now(), error = ?
@@ -104,6 +124,19 @@ const CLAIM = new PreparedStatement<ClaimedEvent>(
 
 /** Dead claims remembered at most (the oldest go first): events another instance took meanwhile are never asked for here again. */
 const MAX_DEAD_CLAIMS = 10_000;
+
+/**
+ * Why CLAIM took nothing: the event is finished, or runs under a live claim (`age_ms` old), or an
+ * earlier message of its conversation holds it back (the same test as CLAIM's).
+ */
+const WHY_NOT_CLAIMED = new PreparedStatement<{ status: string; age_ms: number | null; behind_earlier_message: boolean }>(
+  'dispatch-why-not-claimed',
+  `SELECT e.status, extract(epoch from now() - e.claimed_at) * 1000 AS age_ms, ${HELD_BACK('e')} AS behind_earlier_message
+   FROM inbound_events AS e WHERE e.id = ?`,
+);
+
+/** Statuses an attempt may still claim (a `failed` one when an admin retries it). */
+const OPEN_STATUSES = new Set(['queued', 'running', 'failed']);
 
 const ABANDONED_RUN_ERROR = { code: 'BOT_ERR_WORKFLOW_RUN_ABANDONED', message: 'The host running it stopped; a later attempt took over' };
 
@@ -153,10 +186,21 @@ export class InboundEventProcessor {
     this.#finishes = new BatchedStatement(deps.db, {
       name: 'dispatch-finish-events',
       // `id = ANY(…)`: see BatchedStatement on why a batched UPDATE names its keys twice.
-      sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, claim_token uuid, status text, reason text))
-            UPDATE inbound_events AS e SET status = x.status, reason = x.reason, claim_token = NULL
-              FROM x WHERE e.id = x.id AND e.claim_token = x.claim_token AND e.id = ANY(ARRAY(SELECT id FROM x))
-            RETURNING e.id`,
+      // An event left to wait for its retry holds its conversation's later messages back; one
+      // that reached its end releases them.
+      sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, claim_token uuid, status text, reason text)),
+            finished AS (
+              UPDATE inbound_events AS e SET status = x.status, reason = x.reason, claim_token = NULL
+                FROM x WHERE e.id = x.id AND e.claim_token = x.claim_token AND e.id = ANY(ARRAY(SELECT id FROM x))
+              RETURNING e.id, e.status, e.source_id, e.sender_foreign_id, e.seq
+            ), held AS (
+              INSERT INTO conversation_holds (inbound_event_id, source_id, sender_foreign_id, seq)
+              SELECT id, source_id, sender_foreign_id, seq FROM finished WHERE status = 'queued' AND sender_foreign_id IS NOT NULL
+              ON CONFLICT DO NOTHING
+            ), released AS (
+              DELETE FROM conversation_holds WHERE inbound_event_id IN (SELECT id FROM finished WHERE status <> 'queued')
+            )
+            SELECT id FROM finished`,
       toRow: ({ id, claim_token, status, reason }) => ({ id, claim_token, status, reason }),
       results: (rows, outcomes) => {
         const recorded = new Set(rows.map((row) => row.id));
@@ -165,9 +209,15 @@ export class InboundEventProcessor {
     });
   }
 
-  async process(inboundEventId: string, attempt: Attempt): Promise<void> {
+  /**
+   * One attempt at the event. `behind-earlier-message`: an earlier message of the conversation is
+   * running or waits for a retry, so this one did not start (and used no attempt); the job engine
+   * asks again shortly, behind it.
+   */
+  async process(inboundEventId: string, attempt: Attempt): Promise<'handled' | 'behind-earlier-message'> {
     const row = await this.#claim(inboundEventId);
-    if (!row) return;
+    if (row === 'finished') return 'handled';
+    if (row === 'behind-earlier-message') return row;
     // A dead host's runs of this event were ended by the claim; nobody else removes their run-scope memory.
     for (const runId of row.abandoned_run_ids) await this.deps.endRunMemory(runId);
     let outcome: { status: InboundEventRow['status']; reason: string | null; error?: unknown };
@@ -189,6 +239,7 @@ export class InboundEventProcessor {
       const { code } = describeError(outcome.error);
       this.deps.logger.error({ inboundEventId, code, attempts: attempt.number }, 'inbound event failed for good; kept as a dead letter');
     }
+    return 'handled';
   }
 
   async #run(row: ClaimedEvent): Promise<{ status: 'done' | 'skipped'; reason: string | null }> {
@@ -247,14 +298,13 @@ export class InboundEventProcessor {
    * finished already. An event `running` under a claim younger than `claimTimeoutMs` belongs to
    * a live instance: this attempt throws, and the job engine tries again later.
    */
-  async #claim(id: string, waited = false): Promise<ClaimedEvent | undefined> {
+  async #claim(id: string, waited = false): Promise<ClaimedEvent | 'finished' | 'behind-earlier-message'> {
     const { rows } = await CLAIM.run(this.deps.db, [id, this.deps.claimTimeoutMs / 1000, this.#deadClaims.get(id) ?? null, JSON.stringify(ABANDONED_RUN_ERROR)]);
     this.#deadClaims.delete(id);
     if (rows[0]) return rows[0];
-    const current: { status: string; age_ms: number | null } | undefined = await this.deps.db('inbound_events')
-      .where({ id })
-      .first('status', this.deps.db.raw('extract(epoch from now() - claimed_at) * 1000 AS age_ms'));
-    if (current?.status !== 'running') return undefined;
+    const { rows: [current] } = await WHY_NOT_CLAIMED.run(this.deps.db, [id]);
+    if (!current || !OPEN_STATUSES.has(current.status)) return 'finished';
+    if (current.behind_earlier_message || current.status !== 'running') return 'behind-earlier-message';
     // A dead host's lease runs out up to a heartbeat (a third of the lease) before the claim it
     // took last: wait for that claim to age rather than fail the job, because a failed job lets
     // the conversation's later messages run first (test/scale-out/kill-one-host.test.ts).
@@ -263,6 +313,8 @@ export class InboundEventProcessor {
       await new Promise((resolve) => setTimeout(resolve, leftMs + 50));
       return this.#claim(id, true);
     }
+    // It runs elsewhere: its later messages wait for it rather than overtake it while this job backs off.
+    await HOLD.run(this.deps.db, [id]);
     throw new RunFailedError('BOT_ERR_INBOUND_EVENT_BUSY', 'Another instance is processing this event; trying again later');
   }
 

@@ -3,7 +3,7 @@ import { makeWorkerUtils, run, type Runner, type WorkerEvents, type WorkerUtils 
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type pg from 'pg';
-import { PROCESS_INBOUND_EVENT } from './enqueue-inbound-events.ts';
+import { enqueueInboundEventLater, PROCESS_INBOUND_EVENT } from './enqueue-inbound-events.ts';
 import type { InboundEventProcessor } from './inbound-event-processor.ts';
 import { failAbandonedEvents } from './fail-abandoned-events.ts';
 import { jobEngineLogger } from './job-engine-logger.ts';
@@ -19,6 +19,11 @@ export interface JobEngineOptions {
   pollIntervalMs: number;
   /** See WorkerLeases. */
   leaseMs: number;
+  /**
+   * How long an event whose earlier message waits for a retry waits before it asks again
+   * (default 1 s): graphile-worker's first retry comes about 2.7 s after a failure.
+   */
+  recheckBehindMs?: number;
   /** First wait before starting again after the runner died; doubles up to 10 s (default 500 ms). */
   restartDelayMs?: number;
   logger: Logger;
@@ -152,7 +157,11 @@ export class JobEngine {
       taskList: {
         [PROCESS_INBOUND_EVENT]: async (payload, helpers) => {
           const { inboundEventId } = payload as { inboundEventId: string };
-          await options.processor.process(inboundEventId, { number: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
+          const outcome = await options.processor.process(inboundEventId, { number: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
+          if (outcome !== 'behind-earlier-message') return;
+          // Queued again behind the earlier message, a little later, as a new job: waiting used
+          // none of this event's attempts.
+          await enqueueInboundEventLater(options.db, inboundEventId, options.recheckBehindMs ?? 1_000, helpers.job.max_attempts);
         },
       },
     });

@@ -16,7 +16,7 @@ after(() => database.close());
 
 async function insertEvent(eventId: string, fields: Record<string, unknown> = {}): Promise<string> {
   const [row] = await database.db('inbound_events')
-    .insert({ source_id: sourceId, event_id: eventId, sender_foreign_id: 'u1', event: JSON.stringify({ eventId }), ...fields })
+    .insert({ source_id: sourceId, event_id: eventId, sender_foreign_id: `sender-${eventId}`, event: JSON.stringify({ eventId }), ...fields })
     .returning('id');
   return row.id;
 }
@@ -96,4 +96,28 @@ test("an attempt that could not record its outcome (the database went away) leav
   await processor.process(id, { number: 2, maxAttempts: 3 });
   const event = await database.db('inbound_events').where({ id }).first();
   assert.deepEqual([event.status, event.claim_token], ['skipped', null]);
+});
+
+test('a message running under another instance holds its conversation’s later ones back until it ends; the hold then counts for nothing and is swept', async () => {
+  const processor = new InboundEventProcessor({
+    db: database.db,
+    claimTimeoutMs: 60_000,
+    endRunMemory: async () => undefined,
+    logger: pino({ level: 'silent' }),
+  } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
+  const running = await insertEvent('held-first', { status: 'running', claimed_at: new Date(), claim_token: '00000000-0000-4000-8000-000000000003', sender_foreign_id: 'held' });
+  const later = await insertEvent('held-second', { sender_foreign_id: 'held' });
+  const elsewhere = await insertEvent('held-other', { sender_foreign_id: 'not-held' });
+
+  await assert.rejects(processor.process(running, { number: 1, maxAttempts: 3 }), { code: 'BOT_ERR_INBOUND_EVENT_BUSY' });
+  assert.equal(await processor.process(later, { number: 1, maxAttempts: 3 }), 'behind-earlier-message');
+  assert.equal((await database.db('inbound_events').where({ id: later }).first()).attempts, 0, 'waiting used no attempt');
+  assert.equal(await processor.process(elsewhere, { number: 1, maxAttempts: 3 }), 'handled', 'another conversation is not held');
+
+  // The other instance finishes it: the hold stays behind but counts for nothing.
+  await database.db('inbound_events').where({ id: running }).update({ status: 'done', claim_token: null });
+  assert.equal(await processor.process(later, { number: 1, maxAttempts: 3 }), 'handled');
+  assert.equal((await database.db('inbound_events').where({ id: later }).first()).status, 'skipped');
+  await failAbandonedEvents(database.db);
+  assert.deepEqual(await database.db('conversation_holds').where({ inbound_event_id: running }).pluck('inbound_event_id'), [], 'swept');
 });
