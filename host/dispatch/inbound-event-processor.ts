@@ -306,8 +306,8 @@ export class InboundEventProcessor {
     if (!current || !OPEN_STATUSES.has(current.status)) return 'finished';
     if (current.behind_earlier_message || current.status !== 'running') return 'behind-earlier-message';
     // A dead host's lease runs out up to a heartbeat (a third of the lease) before the claim it
-    // took last: wait for that claim to age rather than fail the job, because a failed job lets
-    // the conversation's later messages run first (test/scale-out/kill-one-host.test.ts).
+    // took last: wait for that claim to age rather than fail the job into its backoff, which
+    // would keep the conversation waiting longer (test/scale-out/kill-one-host.test.ts).
     const leftMs = this.deps.claimTimeoutMs - Number(current.age_ms ?? 0);
     if (!waited && leftMs > 0 && leftMs <= this.deps.claimTimeoutMs / 2) {
       await new Promise((resolve) => setTimeout(resolve, leftMs + 50));

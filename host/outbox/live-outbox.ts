@@ -119,11 +119,10 @@ export class LiveOutbox implements RunOutbox {
 
 /**
  * Whether a send that timed out goes again at once, within the run, rather than with a later
- * attempt of the event: a failed job frees its conversation's queue, so the conversation's later
- * messages would be answered first (graphile-worker), and the retried run would compose the reply
- * again from what they changed. Yes when it never reached the plugin (surely not delivered, so
- * safe on any channel), and when its call timed out mid-send on a channel whose platform drops a
- * repeated key (`resendUnknown`).
+ * attempt of the event, which waits out the job's backoff (seconds, growing) while its hold keeps
+ * the conversation's later messages waiting too. Yes when it never reached the plugin (surely
+ * not delivered, so safe on any channel), and when its call timed out mid-send on a channel whose
+ * platform drops a repeated key (`resendUnknown`).
  */
 function resendsInPlace(error: unknown, status: 'failed' | 'uncertain', resendUnknown: boolean): boolean {
   const code = errorCode(error);
