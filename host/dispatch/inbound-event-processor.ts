@@ -48,6 +48,8 @@ interface InboundEventRow {
   sender_foreign_id: string | null;
   event: PlainInboundEvent;
   status: 'queued' | 'running' | 'done' | 'skipped' | 'failed';
+  /** Attempts that claimed the event, this one included. */
+  attempts: number;
 }
 
 /** An attempt's outcome, recorded only while the attempt holds the event's claim. */
@@ -104,7 +106,7 @@ const CLAIM = new PreparedStatement<ClaimedEvent>(
                                    OR claim_token = ?::uuid)))
        -- Not while an earlier message of the conversation holds it back (see HELD_BACK).
        AND NOT ${HELD_BACK('inbound_events')}
-     RETURNING id, source_id, workflow_id, sender_foreign_id, event, status, claim_token
+     RETURNING id, source_id, workflow_id, sender_foreign_id, event, status, claim_token, attempts
    ), abandoned AS (
      UPDATE workflow_runs SET status = 'failed', finished_at = now(), error = ?
      WHERE inbound_event_id IN (SELECT id FROM claimed) AND status = 'running'
@@ -149,13 +151,22 @@ export interface Attempt {
 /** A run that failed: the job engine tries the event again later (with backoff), up to its last attempt. */
 export class RunFailedError extends Error {
   readonly code: string;
+  /** The wait the platform asked for (Retry-After), honoured instead of the job's own backoff. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: string, message: string, options?: { cause?: unknown; retryAfterMs?: number | undefined }) {
     super(message, options);
     this.name = 'RunFailedError';
     this.code = code;
+    this.retryAfterMs = options?.retryAfterMs;
   }
 }
+
+/** What the job engine does after an attempt (see InboundEventProcessor.process). */
+export type ProcessOutcome = 'handled' | 'behind-earlier-message' | { retryAfterMs: number };
+
+/** A Retry-After is honoured up to an hour; a platform asking for longer is tried again after one. */
+const MAX_RETRY_AFTER_MS = 3_600_000;
 
 /**
  * Takes one committed inbound event to its end (DESIGN §7 steps 4–5): checks the run rules
@@ -212,9 +223,12 @@ export class InboundEventProcessor {
   /**
    * One attempt at the event. `behind-earlier-message`: an earlier message of the conversation is
    * running or waits for a retry, so this one did not start (and used no attempt); the job engine
-   * asks again shortly, behind it.
+   * asks again shortly, behind it. `{ retryAfterMs }`: the run failed on a platform that asked to
+   * be tried again later than the job's backoff would; the job engine queues the event for then.
+   * A failed attempt otherwise throws, and the job engine retries with its backoff. The last
+   * attempt is the job's, or the event's own count when jobs were queued again (Retry-After).
    */
-  async process(inboundEventId: string, attempt: Attempt): Promise<'handled' | 'behind-earlier-message'> {
+  async process(inboundEventId: string, attempt: Attempt): Promise<ProcessOutcome> {
     const row = await this.#claim(inboundEventId);
     if (row === 'finished') return 'handled';
     if (row === 'behind-earlier-message') return row;
@@ -225,7 +239,8 @@ export class InboundEventProcessor {
       outcome = await this.#run(row);
     } catch (error) {
       const { code, message } = describeError(error);
-      outcome = { status: attempt.number >= attempt.maxAttempts ? 'failed' : 'queued', reason: `${code}: ${message}`, error };
+      const last = Math.max(attempt.number, row.attempts) >= attempt.maxAttempts;
+      outcome = { status: last ? 'failed' : 'queued', reason: `${code}: ${message}`, error };
     }
     try {
       await this.#finish(row, outcome.status, outcome.reason);
@@ -235,6 +250,8 @@ export class InboundEventProcessor {
       throw error;
     }
     if (outcome.error !== undefined) {
+      const retryAfterMs = (outcome.error as { retryAfterMs?: number }).retryAfterMs;
+      if (outcome.status !== 'failed' && retryAfterMs !== undefined) return { retryAfterMs: Math.min(retryAfterMs, MAX_RETRY_AFTER_MS) };
       if (outcome.status !== 'failed') throw outcome.error;
       const { code } = describeError(outcome.error);
       this.deps.logger.error({ inboundEventId, code, attempts: attempt.number }, 'inbound event failed for good; kept as a dead letter');
@@ -286,7 +303,7 @@ export class InboundEventProcessor {
       history: { recent: (limit) => this.deps.history.recent(threadId, limit) },
     });
     if (result.status === 'failed') {
-      throw new RunFailedError(result.error?.code ?? 'BOT_ERR_WORKFLOW_STEP_FAILED', result.error?.message ?? 'the run failed');
+      throw new RunFailedError(result.error?.code ?? 'BOT_ERR_WORKFLOW_STEP_FAILED', result.error?.message ?? 'the run failed', { retryAfterMs: result.error?.retryAfterMs });
     }
     return { status: 'done', reason: null };
   }

@@ -158,10 +158,12 @@ export class JobEngine {
         [PROCESS_INBOUND_EVENT]: async (payload, helpers) => {
           const { inboundEventId } = payload as { inboundEventId: string };
           const outcome = await options.processor.process(inboundEventId, { number: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
-          if (outcome !== 'behind-earlier-message') return;
-          // Queued again behind the earlier message, a little later, as a new job: waiting used
-          // none of this event's attempts.
-          await enqueueInboundEventLater(options.db, inboundEventId, options.recheckBehindMs ?? 1_000, helpers.job.max_attempts);
+          if (outcome === 'handled') return;
+          // Queued again as a new job: behind the earlier message, a little later (waiting used
+          // none of this event's attempts), or when the platform asked (the event counts that
+          // attempt itself).
+          const delayMs = outcome === 'behind-earlier-message' ? (options.recheckBehindMs ?? 1_000) : outcome.retryAfterMs;
+          await enqueueInboundEventLater(options.db, inboundEventId, delayMs, helpers.job.max_attempts);
         },
       },
     });

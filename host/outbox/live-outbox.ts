@@ -6,6 +6,7 @@ import { errorCode, messageOf } from '../channels/sandbox/sandbox-error.ts';
 import type { RunOutbox } from '../workflows/runtime/action.ts';
 import { fitToCapabilities, type SendCapabilities } from './fit-to-capabilities.ts';
 import type { OutboxRecords, SendRecord } from './outbox-records.ts';
+import { retryAfterOf } from '../errors/retry-after-of.ts';
 
 export interface LiveOutboxDeps {
   channels: ChannelRegistry<ChannelSandbox>;
@@ -128,15 +129,6 @@ function resendsInPlace(error: unknown, status: 'failed' | 'uncertain', resendUn
   const code = errorCode(error);
   if (code === 'BOT_ERR_PLUGIN_SEND_NOT_STARTED') return true;
   return status === 'uncertain' && resendUnknown && code === 'BOT_ERR_PLUGIN_CALL_TIMEOUT';
-}
-
-/** The platform's Retry-After carried by a PlatformResponseError, on the error or (from a sandbox) its cause. */
-function retryAfterOf(error: unknown): number | undefined {
-  for (let current = error, depth = 0; current && depth < 3; current = (current as { cause?: unknown }).cause, depth += 1) {
-    const wait = (current as { retryAfterMs?: unknown }).retryAfterMs;
-    if (typeof wait === 'number' && Number.isFinite(wait) && wait >= 0) return wait;
-  }
-  return undefined;
 }
 
 function causeCode(error: unknown): string | undefined {

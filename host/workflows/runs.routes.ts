@@ -11,7 +11,12 @@ import type { WorkflowStore } from './storage/workflow-store.ts';
 
 const TAG = 'runs';
 
-const stepErrorSchema = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() });
+const stepErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.unknown().optional(),
+  retryAfterMs: z.number().optional().describe('The wait the platform asked for before trying again (Retry-After), when it said one'),
+});
 
 const stepSchema = z.object({
   position: z.number().int(),

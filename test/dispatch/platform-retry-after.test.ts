@@ -26,12 +26,34 @@ test('a platform answering 429 with Retry-After gets the reply again after that 
   assert.equal(h.platform.received.length, before + 1, 'the reply arrived once');
 });
 
-test('a Retry-After longer than the host waits within a run fails the attempt; the job engine sends it later, once', async () => {
-  h.platform.failNext.push({ status: 503, headers: { 'retry-after': '3600' } });
+test('a Retry-After longer than the host waits within a run is honoured by the job engine: the event is queued for then, not for its own sooner backoff', async () => {
+  h.platform.failNext.push({ status: 503, headers: { 'retry-after': '1200' } });
   const before = h.platform.received.length;
+  const refusedBefore = h.platform.refusedAt.length;
   assert.equal(await h.deliver([sampleEvent('busy-2', 'rob', 'my name is Rob')]), 200);
+  const jobs = () => h.app.database.db.raw<{ rows: { run_at: Date; attempts: number }[] }>(
+    `SELECT j.run_at, j.attempts FROM graphile_worker._private_jobs AS j
+     JOIN inbound_events AS e ON e.id = (j.payload->>'inboundEventId')::uuid WHERE e.event_id = 'busy-2'`,
+  );
+  // The attempt fails on the 503 and leaves one job, due when the platform asked (20 minutes),
+  // where graphile-worker's own backoff would have tried again after about 2.7 s.
+  let due: Date | undefined;
+  for (const deadline = Date.now() + 15_000; due === undefined && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const { rows } = await jobs();
+    const [event] = await h.app.database.db('inbound_events').where({ event_id: 'busy-2' }).select('status', 'attempts');
+    if (rows.length === 1 && rows[0]!.attempts === 0 && event.status === 'queued' && event.attempts === 1) due = rows[0]!.run_at;
+  }
+  assert.ok(due, 'the event waits in a new job');
+  assert.ok(due.getTime() - Date.now() > 1_190_000, `due in ${due.getTime() - Date.now()} ms, as asked (1,200 s)`);
+  assert.equal(h.platform.refusedAt.length, refusedBefore + 1, 'refused once');
+  assert.equal(h.platform.received.length, before, 'nothing sent meanwhile');
+
+  // Time passes (the job is made due now): the reply goes out once, on the event's second attempt.
+  await h.app.database.db.raw(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE run_at > now() + interval '10 minutes'`);
   const [reply] = (await h.platform.waitFor(before + 1, 20_000)).slice(before);
   assert.equal(reply!.body.message.text, 'Hello Rob!');
-  const [event] = await h.app.database.db('inbound_events').where({ event_id: 'busy-2' }).select('attempts');
-  assert.equal(event.attempts, 2, 'the first attempt failed instead of waiting an hour');
+  const [event] = (await h.settled(['busy-2'])).values();
+  assert.equal(event!.status, 'done');
+  const [{ attempts }] = await h.app.database.db('inbound_events').where({ event_id: 'busy-2' }).select('attempts');
+  assert.equal(attempts, 2);
 });

@@ -1,10 +1,13 @@
 import { isAppError } from '../../errors/app-error.ts';
+import { retryAfterOf } from '../../errors/retry-after-of.ts';
 
 /** A failed step's error as stored and shown: a stable code and a message, never a stack. */
 export interface StepError {
   code: string;
   message: string;
   details?: unknown;
+  /** The wait the platform asked for before trying again (a Retry-After), when it said one. */
+  retryAfterMs?: number;
 }
 
 /**
@@ -16,9 +19,11 @@ export function describeError(error: unknown): StepError {
   const message = error instanceof Error ? error.message : String(error);
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   const details = isAppError(error) ? error.details : typeof cause?.code === 'string' ? { cause: { code: cause.code, message: String(cause.message ?? '') } } : undefined;
+  const retryAfterMs = retryAfterOf(error);
   return {
     code: typeof code === 'string' ? code : 'BOT_ERR_WORKFLOW_STEP_FAILED',
     message,
     ...(details === undefined ? {} : { details }),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   };
 }

@@ -95,6 +95,7 @@ export interface StepError {
   code: string;
   message: string;
   details?: unknown;
+  retryAfterMs?: number;
 }
 
 export interface RunStep {
