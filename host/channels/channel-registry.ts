@@ -70,12 +70,15 @@ export class ChannelRegistry<S = unknown> {
    */
   rescan(): Promise<RescanReport> {
     return this.#serialize(async () => {
-      const results = await this.deps.discover((file) => this.#runningSameCode(file));
+      // The fingerprint that justified reusing a pool is the one it is kept under: hashing the
+      // files again could see an upgrade landing meanwhile and pin the old code under the new hash.
+      const reusedAs = new Map<LoadedChannel<S>, string>();
+      const results = await this.deps.discover((file) => this.#runningSameCode(file, reusedAs));
       let states: Map<string, boolean>;
       let entries: ChannelEntry<S>[];
       try {
         states = await this.deps.enabledStates();
-        entries = await Promise.all(results.filter(isRegistered).map((result) => this.#entryFor(result)));
+        entries = await Promise.all(results.filter(isRegistered).map((result) => this.#entryFor(result, reusedAs.get(result.loaded))));
       } catch (error) {
         // Nothing switched: the pools this discovery started must not outlive it.
         await closeAll(results.flatMap((result) => (result.loaded && !result.reused ? [result.loaded] : [])));
@@ -188,20 +191,22 @@ export class ChannelRegistry<S = unknown> {
   }
 
   /** The running pool of the same file, when its code on disk has not changed since it started. */
-  async #runningSameCode(file: ChannelFile): Promise<LoadedChannel<S> | undefined> {
+  async #runningSameCode(file: ChannelFile, reusedAs: Map<LoadedChannel<S>, string>): Promise<LoadedChannel<S> | undefined> {
     const current = [...this.#entries.values()].find((entry) => entry.realFile === file.realFile && entry.loaded);
     if (!current?.loaded) return undefined;
-    return (await this.deps.fingerprint(file.realFile)) === current.fingerprint ? current.loaded : undefined;
+    if ((await this.deps.fingerprint(file.realFile)) !== current.fingerprint) return undefined;
+    reusedAs.set(current.loaded, current.fingerprint);
+    return current.loaded;
   }
 
-  async #entryFor(result: RegisteredResult<S>): Promise<ChannelEntry<S>> {
+  async #entryFor(result: RegisteredResult<S>, knownFingerprint?: string): Promise<ChannelEntry<S>> {
     return {
       file: result.file,
       realFile: result.realFile,
       origin: result.origin,
       name: result.name,
       package: result.package,
-      fingerprint: await this.deps.fingerprint(result.realFile),
+      fingerprint: knownFingerprint ?? (await this.deps.fingerprint(result.realFile)),
       description: result.loaded.description,
       enabled: true,
       loaded: result.loaded,

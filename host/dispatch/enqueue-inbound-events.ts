@@ -64,13 +64,14 @@ export async function enqueueInboundEvents(trx: Knex | Knex.Transaction, events:
 
 /**
  * Enqueues the event's job again, in its conversation's queue, to run `delayMs` from now: for an
- * event that found an earlier message of its conversation still waiting for a retry.
+ * event held back by an earlier message (`behindChecks`: how often it was so far), or one whose
+ * platform asked to be tried again later.
  */
-export async function enqueueInboundEventLater(db: Knex, inboundEventId: string, delayMs: number, maxAttempts: number): Promise<void> {
+export async function enqueueInboundEventLater(db: Knex, inboundEventId: string, delayMs: number, maxAttempts: number, behindChecks = 0): Promise<void> {
   await db.raw(
-    `SELECT graphile_worker.add_job(?, json_build_object('inboundEventId', event.id), queue_name => ${conversationQueue('event')},
+    `SELECT graphile_worker.add_job(?, json_build_object('inboundEventId', event.id, 'behindChecks', ?::int), queue_name => ${conversationQueue('event')},
        run_at => now() + make_interval(secs => ?), max_attempts => ?)
      FROM inbound_events AS event WHERE event.id = ?`,
-    [PROCESS_INBOUND_EVENT, delayMs / 1000, maxAttempts, inboundEventId],
+    [PROCESS_INBOUND_EVENT, behindChecks, delayMs / 1000, maxAttempts, inboundEventId],
   );
 }

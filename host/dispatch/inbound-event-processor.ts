@@ -317,11 +317,21 @@ export class InboundEventProcessor {
    */
   async #claim(id: string, waited = false): Promise<ClaimedEvent | 'finished' | 'behind-earlier-message'> {
     const { rows } = await CLAIM.run(this.deps.db, [id, this.deps.claimTimeoutMs / 1000, this.#deadClaims.get(id) ?? null, JSON.stringify(ABANDONED_RUN_ERROR)]);
-    this.#deadClaims.delete(id);
-    if (rows[0]) return rows[0];
+    if (rows[0]) {
+      this.#deadClaims.delete(id);
+      return rows[0];
+    }
     const { rows: [current] } = await WHY_NOT_CLAIMED.run(this.deps.db, [id]);
-    if (!current || !OPEN_STATUSES.has(current.status)) return 'finished';
-    if (current.behind_earlier_message || current.status !== 'running') return 'behind-earlier-message';
+    if (!current || !OPEN_STATUSES.has(current.status)) {
+      this.#deadClaims.delete(id);
+      return 'finished';
+    }
+    if (current.behind_earlier_message || current.status !== 'running') {
+      // Held back, it holds back the messages after it in turn: once the earlier one ends, a
+      // newer message (whose job is due at once) must not go before this one's next check.
+      await HOLD.run(this.deps.db, [id]);
+      return 'behind-earlier-message';
+    }
     // A dead host's lease runs out up to a heartbeat (a third of the lease) before the claim it
     // took last: wait for that claim to age rather than fail the job into its backoff, which
     // would keep the conversation waiting longer (test/scale-out/kill-one-host.test.ts).

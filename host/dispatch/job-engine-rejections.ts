@@ -6,13 +6,15 @@ const JOB_ENGINE_FRAME = /[\\/]node_modules[\\/]graphile-worker[\\/]/;
 /**
  * Whether an unhandled rejection is graphile-worker's own: when its worker pool dies with the
  * database (a PostgreSQL restart under load), its local queue rejects promises nobody awaits,
- * for instance "Error occurred whilst returning jobs from local queue to database queue". Its
- * frames are the tell; for an AggregateError, those of any error inside.
+ * for instance "Error occurred whilst returning jobs from local queue to database queue". The
+ * error was made in graphile-worker's code: its top frame is there (async frames below it do not
+ * count, since our own task code runs under graphile-worker's). An AggregateError made there
+ * counts too.
  */
 export function isJobEngineRejection(reason: unknown): boolean {
   if (!(reason instanceof Error)) return false;
-  if (JOB_ENGINE_FRAME.test(reason.stack ?? '')) return true;
-  return reason instanceof AggregateError && reason.errors.some(isJobEngineRejection);
+  const topFrame = (reason.stack ?? '').split('\n').find((line) => line.trimStart().startsWith('at '));
+  return topFrame !== undefined && JOB_ENGINE_FRAME.test(topFrame);
 }
 
 /**

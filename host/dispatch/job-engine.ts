@@ -20,8 +20,9 @@ export interface JobEngineOptions {
   /** See WorkerLeases. */
   leaseMs: number;
   /**
-   * How long an event whose earlier message waits for a retry waits before it asks again
-   * (default 1 s): graphile-worker's first retry comes about 2.7 s after a failure.
+   * How long an event whose earlier message waits for a retry waits before it first asks again
+   * (default 1 s; doubling each time, up to 30 s): graphile-worker's first retry comes about
+   * 2.7 s after a failure.
    */
   recheckBehindMs?: number;
   /** First wait before starting again after the runner died; doubles up to 10 s (default 500 ms). */
@@ -30,6 +31,7 @@ export interface JobEngineOptions {
 }
 
 const MAX_RESTART_DELAY_MS = 10_000;
+const MAX_BEHIND_RECHECK_MS = 30_000;
 
 /**
  * How this instance takes and finishes jobs. Without a local queue each worker asks for its own
@@ -72,6 +74,8 @@ export class JobEngine {
   #runnerDone: Promise<void> = Promise.resolve();
   #stopping = false;
   #restarts = 0;
+  /** Worker and pool ids of runners that died, whose jobs are not freed yet. */
+  readonly #deadIds = new Set<string>();
 
   private constructor(
     private readonly options: JobEngineOptions,
@@ -111,6 +115,16 @@ export class JobEngine {
       // A runner dying at this moment refuses stop(); its workers still finish their jobs.
       await runner.stop().catch(() => undefined);
       await this.#runnerDone;
+    }
+    if (this.#deadIds.size > 0) {
+      // A dead runner's jobs are freed now if the database answers; otherwise their leases are
+      // left to run out, so another instance frees them (deleting them would strand the jobs
+      // for graphile-worker's four hours).
+      const ids = [...this.#deadIds];
+      await this.leases.release(ids).catch((error: unknown) => {
+        this.options.logger.warn({ err: error, workers: ids }, 'could not free the jobs of a dead job runner; another instance will once their lease runs out');
+        this.leases.forget(ids);
+      });
     }
     await this.leases.stop();
     await this.utils.release();
@@ -156,14 +170,19 @@ export class JobEngine {
       noHandleSignals: true,
       taskList: {
         [PROCESS_INBOUND_EVENT]: async (payload, helpers) => {
-          const { inboundEventId } = payload as { inboundEventId: string };
+          const { inboundEventId, behindChecks = 0 } = payload as { inboundEventId: string; behindChecks?: number };
           const outcome = await options.processor.process(inboundEventId, { number: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
           if (outcome === 'handled') return;
-          // Queued again as a new job: behind the earlier message, a little later (waiting used
-          // none of this event's attempts), or when the platform asked (the event counts that
-          // attempt itself).
-          const delayMs = outcome === 'behind-earlier-message' ? (options.recheckBehindMs ?? 1_000) : outcome.retryAfterMs;
-          await enqueueInboundEventLater(options.db, inboundEventId, delayMs, helpers.job.max_attempts);
+          // Queued again as a new job. Behind an earlier message: checking again after 1, 2, 4 …
+          // up to 30 s (a hold can last as long as a platform's Retry-After), using none of this
+          // event's attempts. After a Retry-After: when the platform asked (the event counted
+          // that attempt itself).
+          if (outcome === 'behind-earlier-message') {
+            const delayMs = Math.min((options.recheckBehindMs ?? 1_000) * 2 ** behindChecks, MAX_BEHIND_RECHECK_MS);
+            await enqueueInboundEventLater(options.db, inboundEventId, delayMs, helpers.job.max_attempts, behindChecks + 1);
+          } else {
+            await enqueueInboundEventLater(options.db, inboundEventId, outcome.retryAfterMs, helpers.job.max_attempts);
+          }
         },
       },
     });
@@ -173,36 +192,43 @@ export class JobEngine {
   }
 
   #runnerEnded(runner: Runner | undefined, held: Set<string>, error: unknown): void {
+    // Stopped by us without an error, graphile-worker gave its jobs back; otherwise they may
+    // still be locked by its ids.
+    if (!this.#stopping || error !== undefined) for (const id of held) this.#deadIds.add(id);
     if (this.#stopping) return;
     if (this.#runner === runner) this.#runner = undefined;
     // Releases what else the dead runner holds (its cron timer); its pool is stopping already.
     runner?.stop('the worker pool died').catch(() => undefined);
     this.options.logger.error({ err: error }, 'the job runner stopped (the database was lost?); starting it again once the database answers');
-    this.#scheduleRestart(held, this.options.restartDelayMs ?? 500);
+    this.#scheduleRestart(this.options.restartDelayMs ?? 500);
   }
 
-  #scheduleRestart(held: Set<string>, delayMs: number): void {
+  #scheduleRestart(delayMs: number): void {
     this.#restartTimer = setTimeout(() => {
-      this.#restarting = this.#restart(held).then(
-        () => {
+      this.#restarting = this.#restart().then(
+        (freed) => {
           if (this.#stopping) return;
           this.#restarts += 1;
-          this.options.logger.info({ freedWorkers: held.size }, 'the job runner started again');
+          this.options.logger.info({ freedWorkers: freed }, 'the job runner started again');
         },
         (error: unknown) => {
           if (this.#stopping) return;
           this.options.logger.warn({ err: error }, 'the job runner could not start again yet');
-          this.#scheduleRestart(held, Math.min(delayMs * 2, MAX_RESTART_DELAY_MS));
+          this.#scheduleRestart(Math.min(delayMs * 2, MAX_RESTART_DELAY_MS));
         },
       );
     }, delayMs);
     this.#restartTimer.unref();
   }
 
-  async #restart(held: Set<string>): Promise<void> {
-    if (this.#stopping) return;
-    await this.leases.release([...held]);
-    if (this.#stopping) return;
+  /** Frees the dead runners' jobs, then starts a new runner; resolves with how many ids were freed. */
+  async #restart(): Promise<number> {
+    if (this.#stopping) return 0;
+    const ids = [...this.#deadIds];
+    await this.leases.release(ids);
+    for (const id of ids) this.#deadIds.delete(id);
+    if (this.#stopping) return ids.length;
     await this.#startRunner();
+    return ids.length;
   }
 }

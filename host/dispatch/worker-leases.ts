@@ -42,6 +42,14 @@ export class WorkerLeases {
     for (const id of workerIds) this.#ids.delete(id);
   }
 
+  /**
+   * Stops renewing these ids but keeps their lease rows, so they run out and another instance
+   * frees their jobs (when this one could not).
+   */
+  forget(workerIds: string[]): void {
+    for (const id of workerIds) this.#ids.delete(id);
+  }
+
   start(): void {
     const interval = Math.max(50, Math.floor(this.options.leaseMs / 3));
     this.#timer = setInterval(() => {

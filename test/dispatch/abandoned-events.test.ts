@@ -114,9 +114,13 @@ test('a message running under another instance holds its conversation’s later 
   assert.equal((await database.db('inbound_events').where({ id: later }).first()).attempts, 0, 'waiting used no attempt');
   assert.equal(await processor.process(elsewhere, { number: 1, maxAttempts: 3 }), 'handled', 'another conversation is not held');
 
-  // The other instance finishes it: the hold stays behind but counts for nothing.
+  // The other instance finishes it: its hold stays behind but counts for nothing. A message
+  // arriving now (its job due at once) must still not go before the one held back until now.
   await database.db('inbound_events').where({ id: running }).update({ status: 'done', claim_token: null });
+  const newest = await insertEvent('held-third', { sender_foreign_id: 'held' });
+  assert.equal(await processor.process(newest, { number: 1, maxAttempts: 3 }), 'behind-earlier-message');
   assert.equal(await processor.process(later, { number: 1, maxAttempts: 3 }), 'handled');
+  assert.equal(await processor.process(newest, { number: 1, maxAttempts: 3 }), 'handled');
   assert.equal((await database.db('inbound_events').where({ id: later }).first()).status, 'skipped');
   await failAbandonedEvents(database.db);
   assert.deepEqual(await database.db('conversation_holds').where({ inbound_event_id: running }).pluck('inbound_event_id'), [], 'swept');
