@@ -12,12 +12,12 @@
  * `--logs` keeps each instance's log lines in that folder.
  * Prints `sent N, acknowledged N, processed N, lost N, duplicated N` and the throughput line.
  */
-import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { ChaosCluster } from './chaos-cluster.ts';
 import type { ChaosLoadPlan, ChaosLoadResult } from './chaos-plan.ts';
 import { WEBHOOK_SECRET } from './e2e-host.ts';
 import { BenchPlatform } from './e2e-platform.ts';
+import { runLoadProcess } from './fork-load.ts';
 
 const LOAD_ENTRY = new URL('./chaos-load.ts', import.meta.url);
 /** Waiting for replies ends when none came for this long. */
@@ -114,13 +114,7 @@ async function deliverAndDrain(platform: BenchPlatform, plan: ChaosLoadPlan): Pr
 }
 
 function runLoad(plan: ChaosLoadPlan): Promise<ChaosLoadResult> {
-  const child = fork(LOAD_ENTRY, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const { promise, resolve, reject } = Promise.withResolvers<ChaosLoadResult>();
-  child.once('message', (result) => resolve(result as ChaosLoadResult));
-  child.once('error', reject);
-  child.once('exit', (code) => reject(new Error(`the chaos load process exited with ${code} before reporting`)));
-  child.send(plan);
-  return promise;
+  return runLoadProcess<ChaosLoadPlan, ChaosLoadResult>(LOAD_ENTRY, plan);
 }
 
 function readOptions(args: string[]): ChaosOptions {

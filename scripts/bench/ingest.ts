@@ -11,7 +11,7 @@ import type { Knex } from 'knex';
 import { configSchema } from '../../host/config/config.schema.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import type { LoadResult } from './ingest-load-plan.ts';
-import { runLoadProcess } from './ingest-load-process.ts';
+import { runIngestLoad } from './ingest-load-process.ts';
 import { INGEST_ARMS, startIngestServers, type IngestArm, type IngestServers } from './ingest-servers.ts';
 import { formatMs, formatRate, formatRatio, median, printTable } from './measure.ts';
 
@@ -84,7 +84,7 @@ async function runArm(db: Knex, servers: IngestServers, options: IngestOptions, 
   const inserts = countInboxInserts(db);
   let result: LoadResult;
   try {
-    result = await runLoadProcess({
+    result = await runIngestLoad({
       url: servers.urls[arm],
       connections: options.connections,
       warmupSeconds: options.warmupSeconds,

@@ -21,6 +21,16 @@ async function insertEvent(eventId: string, fields: Record<string, unknown> = {}
   return row.id;
 }
 
+/** A processor with only what claiming needs: the events here have no workflow, so they are skipped once claimed. */
+function processorWithClaimTimeout(claimTimeoutMs: number): InboundEventProcessor {
+  return new InboundEventProcessor({
+    db: database.db,
+    claimTimeoutMs,
+    endRunMemory: async (runId: string) => database.db('memory_records').where({ run_id: runId }).delete(),
+    logger: pino({ level: 'silent' }),
+  } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
+}
+
 test('an event whose last attempt died with its host becomes a dead letter, and its spent job goes', async () => {
   const id = await insertEvent('last-attempt', { status: 'running', attempts: 2 });
   await enqueueInboundEvents(database.db, [{ id, source_id: sourceId, sender_foreign_id: 'u1' }], 2);
@@ -38,12 +48,7 @@ test('an event whose last attempt died with its host becomes a dead letter, and 
 });
 
 test("a live instance's claim is respected; an expired one is taken over, and the runs it left are ended", async () => {
-  const processor = new InboundEventProcessor({
-    db: database.db,
-    claimTimeoutMs: 60_000,
-    endRunMemory: async (runId: string) => database.db('memory_records').where({ run_id: runId }).delete(),
-    logger: pino({ level: 'silent' }),
-  } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
+  const processor = processorWithClaimTimeout(60_000);
   const live = await insertEvent('claimed-live', { status: 'running', claimed_at: new Date(), claim_token: '00000000-0000-4000-8000-000000000001' });
   await assert.rejects(processor.process(live, { number: 1, maxAttempts: 3 }), { code: 'BOT_ERR_INBOUND_EVENT_BUSY' });
   assert.equal((await database.db('inbound_events').where({ id: live }).first()).claim_token, '00000000-0000-4000-8000-000000000001');
@@ -62,12 +67,7 @@ test("a live instance's claim is respected; an expired one is taken over, and th
 });
 
 test("a claim about to expire (its host's lease ran out first) is waited for, not failed: a failed job would let the conversation's later messages run first", async () => {
-  const processor = new InboundEventProcessor({
-    db: database.db,
-    claimTimeoutMs: 1_000,
-    endRunMemory: async (runId: string) => database.db('memory_records').where({ run_id: runId }).delete(),
-    logger: pino({ level: 'silent' }),
-  } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
+  const processor = processorWithClaimTimeout(1_000);
   const expiring = await insertEvent('claimed-expiring', { status: 'running', claimed_at: new Date(Date.now() - 700), claim_token: '00000000-0000-4000-8000-000000000002' });
   await processor.process(expiring, { number: 2, maxAttempts: 3 });
   const event = await database.db('inbound_events').where({ id: expiring }).first();
@@ -75,12 +75,7 @@ test("a claim about to expire (its host's lease ran out first) is waited for, no
 });
 
 test("an attempt that could not record its outcome (the database went away) leaves its claim, and this instance's next attempt takes it over at once", async () => {
-  const processor = new InboundEventProcessor({
-    db: database.db,
-    claimTimeoutMs: 60_000,
-    endRunMemory: async (runId: string) => database.db('memory_records').where({ run_id: runId }).delete(),
-    logger: pino({ level: 'silent' }),
-  } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
+  const processor = processorWithClaimTimeout(60_000);
   const id = await insertEvent('outcome-lost');
   // The outcome cannot be written while the column it goes to is away: as when the database
   // restarts between the run and its record, the claim stays behind, young.
@@ -99,12 +94,7 @@ test("an attempt that could not record its outcome (the database went away) leav
 });
 
 test('a message running under another instance holds its conversation’s later ones back until it ends; the hold then counts for nothing and is swept', async () => {
-  const processor = new InboundEventProcessor({
-    db: database.db,
-    claimTimeoutMs: 60_000,
-    endRunMemory: async () => undefined,
-    logger: pino({ level: 'silent' }),
-  } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
+  const processor = processorWithClaimTimeout(60_000);
   const running = await insertEvent('held-first', { status: 'running', claimed_at: new Date(), claim_token: '00000000-0000-4000-8000-000000000003', sender_foreign_id: 'held' });
   const later = await insertEvent('held-second', { sender_foreign_id: 'held' });
   const elsewhere = await insertEvent('held-other', { sender_foreign_id: 'not-held' });

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { signAdminToken } from '../../host/auth/admin-token.ts';
 import { UpgradablePluginRoot } from '../channels/hot-enable/upgradable-plugin-root.ts';
-import { startHostProcess, type HostProcess } from '../support/host-process.ts';
+import type { HostProcess } from '../support/host-process.ts';
+import { HostFleet } from './host-fleet.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 // Two real `npm start` processes on one database and one app root, as two instances sharing a
@@ -15,37 +13,20 @@ const CHANNEL = 'hot';
 
 let database: TestDatabase;
 let pluginRoot: UpgradablePluginRoot;
-const dataDirs: string[] = [];
-const hosts: HostProcess[] = [];
+let fleet: HostFleet;
 let adminToken: string;
 let sourceRef: string;
 let sourceId: string;
 let nextEventId = 0;
 
-async function startHost(): Promise<HostProcess> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-scale-out-'));
-  dataDirs.push(dataDir);
-  const host = await startHostProcess({
-    DATABASE_URL: database.url,
-    BOT_DATA_DIR: dataDir,
-    BOT_APP_ROOT: pluginRoot.dir,
-    BOT_AUTH_SECRET: AUTH_SECRET,
-    BOT_DOWNLOAD_SECRET: 'scale-out-download-secret-0123456789abcdef',
-    BOT_LOG_LEVEL: 'info',
-    BOT_DISPATCH_LEASE_MS: '2000',
-    BOT_DISPATCH_POLL_INTERVAL_MS: '200',
-    BOT_SANDBOX_MAX_THREADS: '2',
-  });
-  hosts.push(host);
-  return host;
-}
-
 before(async () => {
   database = await createTestDatabase();
   pluginRoot = await UpgradablePluginRoot.create();
   await pluginRoot.install(CHANNEL, '1.0.0');
-  const first = await startHost();
-  await startHost();
+  // Both hosts scan the same app root, as two instances sharing a deploy would.
+  fleet = new HostFleet(database.url, AUTH_SECRET, { BOT_APP_ROOT: pluginRoot.dir });
+  const first = await fleet.start();
+  await fleet.start();
   adminToken = signAdminToken({ sub: 'scale-out', role: 'admin' }, AUTH_SECRET, { ttl: '10m' });
   // The source is created on one host only: the other learns of it from the shared database.
   const created = await adminCall(first, 'POST', '/api/sources', { name: 'Hot', channel: CHANNEL, settings: {} });
@@ -54,14 +35,13 @@ before(async () => {
 });
 
 after(async () => {
-  await Promise.all(hosts.map((host) => host.stop('SIGTERM')));
+  await fleet?.close();
   await database?.close();
-  await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   await pluginRoot?.close();
 });
 
 test('upgrading a channel on one host takes effect on the other within a second', async (t) => {
-  const [first, second] = hosts as [HostProcess, HostProcess];
+  const [first, second] = fleet.hosts as [HostProcess, HostProcess];
   assert.equal(await listedVersion(second), '1.0.0');
   assert.equal(await decodedText(second, 'before'), '1.0.0:before', 'the other host decodes with 1.0.0 before the upgrade');
 

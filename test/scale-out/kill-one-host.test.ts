@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
-import { startHostProcess, type HostProcess } from '../support/host-process.ts';
+import { HostFleet } from './host-fleet.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 import { sampleEvent } from '../dispatch/conversation-harness.ts';
 import { readReplyRecords, waitUntilFinished } from '../dispatch/crash-snapshot.ts';
@@ -21,37 +18,18 @@ const database = await createTestDatabase();
 const platform = await FakePlatform.start();
 // A slow platform keeps sends in flight when the host dies.
 platform.respondAfterMs = 100;
-const dataDirs: string[] = [];
-const hosts: HostProcess[] = [];
+const fleet = new HostFleet(database.url, AUTH_SECRET, { BOT_DISPATCH_LEASE_MS: String(LEASE_MS) });
 after(async () => {
-  await Promise.all(hosts.map((host) => host.kill()));
+  await fleet.close('kill');
   await platform.close();
   await database.close();
-  await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
-
-async function startHost(): Promise<HostProcess> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-kill-one-'));
-  dataDirs.push(dataDir);
-  const host = await startHostProcess({
-    DATABASE_URL: database.url,
-    BOT_DATA_DIR: dataDir,
-    BOT_AUTH_SECRET: AUTH_SECRET,
-    BOT_DOWNLOAD_SECRET: 'kill-one-download-secret-0123456789abcdef',
-    BOT_LOG_LEVEL: 'info',
-    BOT_DISPATCH_LEASE_MS: String(LEASE_MS),
-    BOT_DISPATCH_POLL_INTERVAL_MS: '200',
-    BOT_SANDBOX_MAX_THREADS: '2',
-  });
-  hosts.push(host);
-  return host;
-}
 
 const nameOf = (subscriber: string, round: number) => `${subscriber[0]!.toUpperCase()}${subscriber.slice(1)}${round}`;
 
 test('a host killed under load: the other finishes its work after the lease, nothing lost, nothing delivered twice, order kept', async (t) => {
-  const doomed = await startHost();
-  const survivor = await startHost();
+  const doomed = await fleet.start();
+  const survivor = await fleet.start();
   const { sourceRef } = await setUpGreetingOverHttp({ url: survivor.url, authSecret: AUTH_SECRET }, platform.url);
 
   // Every message goes to the doomed host, which takes them all in; each round is acknowledged

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { signAdminToken } from '../../host/auth/admin-token.ts';
-import { startHostProcess, type HostProcess } from '../support/host-process.ts';
+import type { HostProcess } from '../support/host-process.ts';
+import { HostFleet } from './host-fleet.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { sampleEvent } from '../dispatch/conversation-harness.ts';
 import { readReplyRecords, waitUntilFinished } from '../dispatch/crash-snapshot.ts';
@@ -19,41 +17,23 @@ const ROUNDS = 6;
 
 let database: TestDatabase;
 let platform: FakePlatform;
-const dataDirs: string[] = [];
-const hosts: HostProcess[] = [];
+let fleet: HostFleet;
 let sourceRef: string;
-
-async function startHost(): Promise<HostProcess> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-scale-out-'));
-  dataDirs.push(dataDir);
-  const host = await startHostProcess({
-    DATABASE_URL: database.url,
-    BOT_DATA_DIR: dataDir,
-    BOT_AUTH_SECRET: AUTH_SECRET,
-    BOT_DOWNLOAD_SECRET: 'scale-out-download-secret-0123456789abcdef',
-    BOT_LOG_LEVEL: 'info',
-    BOT_DISPATCH_LEASE_MS: '2000',
-    BOT_DISPATCH_POLL_INTERVAL_MS: '200',
-    BOT_SANDBOX_MAX_THREADS: '2',
-  });
-  hosts.push(host);
-  return host;
-}
 
 before(async () => {
   database = await createTestDatabase();
   platform = await FakePlatform.start();
+  fleet = new HostFleet(database.url, AUTH_SECRET);
   // The first host migrates the database; the second starts on it as it is.
-  const first = await startHost();
-  await startHost();
+  const first = await fleet.start();
+  await fleet.start();
   ({ sourceRef } = await setUpGreetingOverHttp({ url: first.url, authSecret: AUTH_SECRET }, platform.url));
 });
 
 after(async () => {
-  await Promise.all(hosts.map((host) => host.stop('SIGTERM')));
+  await fleet.close();
   await platform.close();
   await database.close();
-  await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 const nameOf = (subscriber: string, round: number) => `${subscriber[0]!.toUpperCase()}${subscriber.slice(1)}${round}`;
@@ -66,7 +46,7 @@ test('webhooks spread over two hosts: every acknowledged event is answered exact
       SUBSCRIBERS.map((subscriber, index) => {
         const eventId = `${subscriber}-${round}`;
         eventIds.push(eventId);
-        const host = hosts[(index + round) % 2]!;
+        const host = fleet.hosts[(index + round) % 2]!;
         return postSignedWebhook(host.url, sourceRef, [sampleEvent(eventId, subscriber, `my name is ${nameOf(subscriber, round)}`)]);
       }),
     );
@@ -85,7 +65,7 @@ test('webhooks spread over two hosts: every acknowledged event is answered exact
 });
 
 test('disabling and enabling a channel on one host takes effect on the other within a second', async () => {
-  const [first, second] = hosts as [HostProcess, HostProcess];
+  const [first, second] = fleet.hosts as [HostProcess, HostProcess];
   const token = signAdminToken({ sub: 'scale-out', role: 'admin' }, AUTH_SECRET, { ttl: '10m' });
   const toggle = async (action: 'enable' | 'disable') => {
     const response = await fetch(`${first.url}/api/channel/sample/${action}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
@@ -110,7 +90,7 @@ async function statusWithin(withinMs: number, wanted: number, request: () => Pro
 }
 
 test('SIGTERM drains: a host stopped under load answers what it accepted, and every acknowledged event is answered once', async (t) => {
-  const [leaving, staying] = hosts as [HostProcess, HostProcess];
+  const [leaving, staying] = fleet.hosts as [HostProcess, HostProcess];
   const before = platform.received.length;
   const eventIds = SUBSCRIBERS.flatMap((subscriber) => [0, 1, 2].map((round) => `${subscriber}-drain-${round}`));
   // Each conversation's three messages in order, all conversations at once, to the host that leaves.
