@@ -56,6 +56,7 @@ export const ERROR_CODES = {
   BOT_ERR_SOURCE_NOT_FOUND: { status: 404, expose: true, description: 'No source has this id.' },
   BOT_ERR_SOURCE_NAME_TAKEN: { status: 409, expose: true, description: 'Another source has this name.' },
   BOT_ERR_SOURCE_CHANNEL_UNKNOWN: { status: 422, expose: true, description: 'No registered channel has this name.' },
+  BOT_ERR_SOURCE_WORKFLOW_UNKNOWN: { status: 422, expose: true, description: "The source's default workflow names no workflow." },
   BOT_ERR_SOURCE_SETTINGS_INVALID: { status: 422, expose: true, description: "The settings do not match the channel's settings schema." },
   BOT_ERR_CHANNEL_NOT_FOUND: { status: 404, expose: true, description: 'No registered channel has this name.' },
   BOT_ERR_CHANNEL_START_FAILED: { status: 409, expose: true, description: "The channel is enabled but its worker pool could not start; details give the plugin's error code." },

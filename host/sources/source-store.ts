@@ -63,6 +63,7 @@ export class SourceStore {
 
   async create(input: SourceInput): Promise<SourceRow> {
     const settings = validateSourceSettings(this.#schemaOf(input.channel), input.settings ?? {});
+    await this.#checkWorkflow(input.defaultWorkflowId);
     const now = this.now();
     return this.#write((db) =>
       db('sources')
@@ -88,7 +89,10 @@ export class SourceStore {
     const changes: Record<string, unknown> = { updated_at: this.now() };
     if (patch.name !== undefined) changes.name = patch.name;
     if (patch.active !== undefined) changes.active = patch.active;
-    if (patch.defaultWorkflowId !== undefined) changes.default_workflow_id = patch.defaultWorkflowId;
+    if (patch.defaultWorkflowId !== undefined) {
+      await this.#checkWorkflow(patch.defaultWorkflowId);
+      changes.default_workflow_id = patch.defaultWorkflowId;
+    }
     if (patch.settings !== undefined) {
       const merged = keepStoredSecrets(patch.settings, current.settings, secretKeysOf(current.channel));
       changes.settings = JSON.stringify(validateSourceSettings(this.#schemaOf(current.channel), merged));
@@ -101,6 +105,16 @@ export class SourceStore {
         .then(([updated]) => updated!)
         .catch((error: unknown) => rethrowNameTaken(error, patch.name ?? current.name)),
     );
+  }
+
+  /**
+   * A default workflow must name one that exists, or events would be skipped for good (a
+   * workflow deleted later leaves them skipped with that reason, visible in the inbox).
+   */
+  async #checkWorkflow(workflowId: string | null | undefined): Promise<void> {
+    if (workflowId === null || workflowId === undefined) return;
+    const found = isUuid(workflowId) && (await this.db('workflows').where({ id: workflowId }).first('id'));
+    if (!found) throw new AppError('BOT_ERR_SOURCE_WORKFLOW_UNKNOWN', `No workflow has the id "${workflowId}"`, { field: 'defaultWorkflowId' });
   }
 
   async delete(id: string): Promise<void> {

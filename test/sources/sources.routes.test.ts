@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { createGreetingWorkflow } from '../support/greeting-setup.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,6 +61,26 @@ describe('sources', () => {
     const response = await t.request('POST', '/api/sources', { as: 'admin', body: { name: 'Nowhere', channel: 'carrier_pigeon' } });
     assert.equal(response.status, 422);
     assert.equal(response.body.error.code, 'BOT_ERR_SOURCE_CHANNEL_UNKNOWN');
+  });
+
+  test('a default workflow must name a workflow that exists: 422 at that field, on create and on change', async () => {
+    const missing = '00000000-0000-4000-8000-00000000abcd';
+    const created = await t.request('POST', '/api/sources', { as: 'admin', body: { name: 'Orphan', channel: 'sample', defaultWorkflowId: missing } });
+    assert.equal(created.status, 422, created.text);
+    assert.equal(created.body.error.code, 'BOT_ERR_SOURCE_WORKFLOW_UNKNOWN');
+    assert.equal(created.body.error.details.field, 'defaultWorkflowId');
+    const notAnId = await t.request('POST', '/api/sources', { as: 'admin', body: { name: 'Orphan', channel: 'sample', defaultWorkflowId: 'greeting' } });
+    assert.equal(notAnId.status, 422, notAnId.text);
+
+    const source = await createSample();
+    const patched = await t.request('PATCH', `/api/sources/${source.body.id}`, { as: 'admin', body: { defaultWorkflowId: missing } });
+    assert.equal(patched.status, 422, patched.text);
+    assert.equal((await t.database.db('sources').where({ id: source.body.id }).first()).default_workflow_id, null, 'nothing stored');
+
+    const workflow = await createGreetingWorkflow(t);
+    const linked = await t.request('PATCH', `/api/sources/${source.body.id}`, { as: 'admin', body: { defaultWorkflowId: workflow.id } });
+    assert.equal(linked.status, 200, linked.text);
+    assert.equal(linked.body.defaultWorkflowId, workflow.id);
   });
 
   test('a PATCH sending the mask or leaving a secret out keeps the stored secret; a new value replaces it', async () => {
