@@ -15,5 +15,14 @@ export type Resource = (typeof RESOURCES)[number];
 export type Action = (typeof ACTIONS)[number];
 export type Permission = `${Resource}:${Action}`;
 
+/** Every permission, resource by resource. */
+export const PERMISSIONS: readonly Permission[] = RESOURCES.flatMap((resource) => ACTIONS.map((action): Permission => `${resource}:${action}`));
+
+/** What a route that any valid token may call declares instead of a permission (e.g. "who am I"). */
+export const SIGNED_IN = 'signed_in' as const;
+
+/** What a route requires: a permission, or only a valid token. */
+export type RouteAccess = Permission | typeof SIGNED_IN;
+
 /** The roles the first migration seeds; tokens may name other roles stored in the database. */
 export const SEEDED_ROLES = ['admin', 'editor', 'viewer'] as const;

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { Permission } from '../auth/permissions.ts';
+import type { RouteAccess } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppState } from './app-state.ts';
 
@@ -28,8 +28,8 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   operationId: string;
   summary: string;
   tag: string;
-  /** `null` marks a public route. */
-  permission: Permission | null;
+  /** `null` marks a public route; `signed_in`, one any valid token may call. */
+  permission: RouteAccess | null;
   params?: P;
   query?: Q;
   body?: B;

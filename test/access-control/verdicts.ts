@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { TestResponse } from '../support/test-app.ts';
+import { SIGNED_IN } from '../../host/auth/permissions.ts';
 import type { Credential } from './credentials.ts';
 
 /**
@@ -21,6 +22,7 @@ export async function loadRoleTable(db: Knex): Promise<RoleTable> {
 /** What the permission table says a credential gets on a route that requires `permission`. */
 export function expectedVerdict(permission: string, credential: Credential, roles: RoleTable): Verdict {
   if (credential.role === undefined) return 'unauthenticated';
+  if (permission === SIGNED_IN) return 'let through';
   return roles.get(credential.role)?.has(permission) ? 'let through' : 'forbidden';
 }
 

@@ -13,6 +13,7 @@ export function expect(locator: Locator) {
     text: (expected: string) => until(locator, async () => (await locator.first().textContent())?.trim(), (text) => text === expected, expected),
     contains: (expected: string) => until(locator, () => locator.first().textContent(), (text) => text?.includes(expected) ?? false, expected),
     value: (expected: string) => until(locator, () => locator.first().inputValue(), (value) => value === expected, expected),
+    disabled: () => until(locator, () => locator.first().isDisabled(), (disabled) => disabled, 'disabled'),
   };
 }
 

@@ -4,8 +4,8 @@ import type { Permission } from '../../../auth/permissions.ts';
 export type { Permission };
 
 /**
- * Whether a role may do something. The API has no route listing roles, so the panel knows the
- * seeded ones; for any other role it enables the action and lets the API answer 403.
+ * Whether a role may do something, before `GET /api/auth/me` has answered: the panel knows the
+ * seeded roles; for any other role it enables the action until the API says what the role holds.
  */
 export function roleAllows(role: string, permission: Permission): boolean {
   const permissions = (SEEDED_ROLE_PERMISSIONS as Record<string, readonly Permission[] | undefined>)[role];

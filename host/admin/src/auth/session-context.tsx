@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { setUnauthorizedHandler } from '../api/api-client.ts';
+import { api, setUnauthorizedHandler } from '../api/api-client.ts';
 import { decodeToken, isExpired, type TokenClaims } from './decode-token.ts';
 import { roleAllows, type Permission } from './role-permissions.ts';
 import { clearToken, readToken, storeToken } from './token-storage.ts';
@@ -38,11 +38,26 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [navigate],
   );
   useEffect(() => setUnauthorizedHandler(() => signOut('Your session has ended; sign in again.')), [signOut]);
+  // What the role holds, as the API says (roles beyond the seeded ones included); until it
+  // answers, the seeded roles' table decides.
+  const [permissions, setPermissions] = useState<ReadonlySet<string>>();
+  useEffect(() => {
+    setPermissions(undefined);
+    if (!claims) return;
+    let current = true;
+    api.get<{ permissions: string[] }>('/api/auth/me').then(
+      (me) => current && setPermissions(new Set(me.permissions)),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [claims]);
   const session = useMemo<Session>(
     () => ({
       claims,
       endReason,
-      can: (permission) => claims !== undefined && roleAllows(claims.role, permission),
+      can: (permission) => claims !== undefined && (permissions ? permissions.has(permission) : roleAllows(claims.role, permission)),
       signIn(token) {
         const decoded = decodeToken(token);
         if (decoded && !isExpired(decoded)) {
@@ -54,7 +69,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       signOut,
     }),
-    [claims, endReason, signOut],
+    [claims, endReason, permissions, signOut],
   );
   return <SessionContext value={session}>{children}</SessionContext>;
 }
