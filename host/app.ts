@@ -12,6 +12,7 @@ import { mountAttachmentDownloadRoute } from './attachments/attachment-download.
 import type { Services } from './services.ts';
 import { mountChatPageRoute } from './web-chat/chat-page.routes.ts';
 import { serveAdmin } from './http/serve-admin.ts';
+import { mountMetricsRoute, recordHttpMetrics } from './metrics/metrics-route.ts';
 
 export interface AppOptions {
   authSecret: string;
@@ -22,6 +23,8 @@ export interface AppOptions {
   webhookMaxBodyBytes?: number;
   /** BOT_PUBLIC_URL, for webhook URLs in responses. */
   publicUrl?: string | undefined;
+  /** BOT_METRICS_TOKEN: the Bearer token `/metrics` requires; unset, it is open. */
+  metricsToken?: string | undefined;
 }
 
 /** Builds the Koa app from its dependencies; no listening, no environment reading. */
@@ -36,6 +39,7 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
     maxBodyBytes: options.maxBodyBytes,
   });
   router.get('/login', loginPage());
+  mountMetricsRoute(router, { metrics: services.metrics, token: options.metricsToken });
   mountAttachmentDownloadRoute(router, { sources: services.sources, attachments: services.attachments });
   mountChatPageRoute(router, { sources: services.sourceCache });
   mountWebhookRoutes(router, {
@@ -46,6 +50,8 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
     maxBodyBytes: options.webhookMaxBodyBytes ?? 1024 * 1024,
   });
   app.use(requestContext(services.logger));
+  // Outside errorMiddleware, so a request counts with the status it was answered with.
+  app.use(recordHttpMetrics(services.metrics));
   app.use(errorMiddleware());
   app.use(router.routes());
   // Without `throw`, the router sets 405 (or 501) and the Allow header; errorMiddleware then

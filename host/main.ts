@@ -47,6 +47,7 @@ async function main(): Promise<void> {
   const services = createServices({
     db,
     logger,
+    processMetrics: true,
     channels: {
       appRoot: config.BOT_APP_ROOT,
       sandbox: sandboxSettingsFrom(config),
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
     concurrency: config.BOT_DISPATCH_CONCURRENCY,
     pollIntervalMs: config.BOT_DISPATCH_POLL_INTERVAL_MS,
     leaseMs: config.BOT_DISPATCH_LEASE_MS,
+    onRestart: () => services.metrics.jobRunnerRestarts.inc(),
     logger,
   });
   // Closed in reverse: HTTP first (requests in flight finish), then the inbox flushes, then
@@ -96,6 +98,7 @@ async function main(): Promise<void> {
     trustProxy: config.BOT_HTTP_TRUST_PROXY,
     publicUrl: config.BOT_PUBLIC_URL,
     webhookMaxBodyBytes: config.BOT_WEBHOOK_MAX_BODY_BYTES,
+    metricsToken: config.BOT_METRICS_TOKEN,
   });
   const server = await listen(app.callback(), config.PORT, config.HOST);
   closers.unshift(() => closeServer(server));

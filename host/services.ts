@@ -26,6 +26,7 @@ import { createModelResolver } from './workflows/models/model-resolver.ts';
 import type { ModelResolver } from './workflows/runtime/action.ts';
 import type { WorkflowRunner } from './workflows/runtime/workflow-runner.ts';
 import { createWebChat, type WebChat, type WebChatOptions } from './websockets/create-web-chat.ts';
+import { HostMetrics } from './metrics/host-metrics.ts';
 
 /** The long-lived objects the routes and background jobs share, built from the database. */
 export interface Services {
@@ -59,6 +60,8 @@ export interface Services {
   dispatchMaxAttempts: number;
   /** Live chat: sessions, their tokens, and the delivery of WebSocket channels' replies (not listening until `webChat.hub.start()`). */
   webChat: WebChat;
+  /** Prometheus metrics, served at `/metrics`. */
+  metrics: HostMetrics;
 }
 
 /** How workflows run; main passes the configured values, tests take the defaults or shorten them. */
@@ -83,13 +86,16 @@ export interface ServiceOptions {
   workflows?: Partial<WorkflowServiceOptions>;
   /** Live chat session tokens; main passes the secret, tests take a random one. */
   webChat?: Partial<WebChatOptions>;
+  /** Also export the process's own metrics (CPU, memory, event loop): main does; tests need not. */
+  processMetrics?: boolean;
 }
 
 const HOST_ROOT = new URL('..', import.meta.url).pathname;
 
 
-export function createServices({ db, logger, now = () => new Date(), channels = {}, attachments = {}, workflows = {}, webChat: webChatOptions = {} }: ServiceOptions): Services {
+export function createServices({ db, logger, now = () => new Date(), channels = {}, attachments = {}, workflows = {}, webChat: webChatOptions = {}, processMetrics = false }: ServiceOptions): Services {
   const workflowOptions = { ...workflowDefaults(), ...workflows };
+  const metrics = new HostMetrics(db, { processMetrics });
   const channelStates = new ChannelStateStore(db);
   const webChat = createWebChat({ db, logger, now, ...webChatOptions });
   const channelRegistry = createChannelRegistry({
@@ -117,7 +123,8 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     conversations: new ConversationEntry(db, { now, inactivityMs: workflowOptions.threadInactivityMs }),
     history,
     runner,
-    outbox: { channels: channelRegistry, now, logger },
+    outbox: { channels: channelRegistry, now, logger, countSend: (result) => metrics.sends.inc({ result }) },
+    countAttempt: (outcome) => metrics.eventAttempts.inc({ outcome }),
     endRunMemory: (runId) => memoryRecords.endRun(runId),
     claimTimeoutMs: workflowOptions.dispatchLeaseMs,
     logger,
@@ -142,6 +149,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     inboundEvents,
     dispatchMaxAttempts: workflowOptions.dispatchMaxAttempts,
     webChat,
+    metrics,
   };
 }
 

@@ -41,6 +41,11 @@ export const configSchema = z.object({
   BOT_WEB_SESSION_SECRET: secret
     .optional()
     .describe('Key for live chat session tokens. Generated under BOT_DATA_DIR on the embedded default; with DATABASE_URL, derived from BOT_AUTH_SECRET when unset.'),
+  BOT_METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe('Bearer token GET /metrics requires (16+ characters). Unset: /metrics is open, for a scraper on a private network.'),
   BOT_DOWNLOAD_TOKEN_TTL_MS: positiveInt
     .default(60 * 60_000)
     .describe('How long a signed attachment download URL stays valid.'),

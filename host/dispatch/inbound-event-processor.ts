@@ -15,6 +15,7 @@ import type { WorkflowDocument } from '../workflows/document/workflow-document.t
 import type { RunInput } from '../workflows/runtime/action.ts';
 import { describeError } from '../workflows/runtime/describe-error.ts';
 import type { WorkflowRunner } from '../workflows/runtime/workflow-runner.ts';
+import type { AttemptOutcome } from '../metrics/host-metrics.ts';
 
 /** The document of a workflow version (the claim reads which version is current). */
 export interface WorkflowVersionSource {
@@ -38,6 +39,8 @@ export interface InboundEventProcessorDeps {
    * being processed by a live instance, and only an older one may be taken over.
    */
   claimTimeoutMs: number;
+  /** Counts each attempt's outcome (metrics). */
+  countAttempt?: (outcome: AttemptOutcome) => void;
   logger: Logger;
 }
 
@@ -231,7 +234,10 @@ export class InboundEventProcessor {
   async process(inboundEventId: string, attempt: Attempt): Promise<ProcessOutcome> {
     const row = await this.#claim(inboundEventId);
     if (row === 'finished') return 'handled';
-    if (row === 'behind-earlier-message') return row;
+    if (row === 'behind-earlier-message') {
+      this.deps.countAttempt?.('held_back');
+      return row;
+    }
     // A dead host's runs of this event were ended by the claim; nobody else removes their run-scope memory.
     for (const runId of row.abandoned_run_ids) await this.deps.endRunMemory(runId);
     let outcome: { status: InboundEventRow['status']; reason: string | null; error?: unknown };
@@ -249,8 +255,9 @@ export class InboundEventProcessor {
       this.#deadClaims.set(row.id, row.claim_token);
       throw error;
     }
+    const retryAfterMs = (outcome.error as { retryAfterMs?: number } | undefined)?.retryAfterMs;
+    this.deps.countAttempt?.(outcome.status === 'queued' ? (retryAfterMs === undefined ? 'retry' : 'retry_after') : (outcome.status as AttemptOutcome));
     if (outcome.error !== undefined) {
-      const retryAfterMs = (outcome.error as { retryAfterMs?: number }).retryAfterMs;
       if (outcome.status !== 'failed' && retryAfterMs !== undefined) return { retryAfterMs: Math.min(retryAfterMs, MAX_RETRY_AFTER_MS) };
       if (outcome.status !== 'failed') throw outcome.error;
       const { code } = describeError(outcome.error);
@@ -342,6 +349,7 @@ export class InboundEventProcessor {
     }
     // It runs elsewhere: its later messages wait for it rather than overtake it while this job backs off.
     await HOLD.run(this.deps.db, [id]);
+    this.deps.countAttempt?.('busy');
     throw new RunFailedError('BOT_ERR_INBOUND_EVENT_BUSY', 'Another instance is processing this event; trying again later');
   }
 

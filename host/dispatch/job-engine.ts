@@ -27,6 +27,8 @@ export interface JobEngineOptions {
   recheckBehindMs?: number;
   /** First wait before starting again after the runner died; doubles up to 10 s (default 500 ms). */
   restartDelayMs?: number;
+  /** Called each time the runner was started again after dying (metrics). */
+  onRestart?: () => void;
   logger: Logger;
 }
 
@@ -209,6 +211,7 @@ export class JobEngine {
         (freed) => {
           if (this.#stopping) return;
           this.#restarts += 1;
+          this.options.onRestart?.();
           this.options.logger.info({ freedWorkers: freed }, 'the job runner started again');
         },
         (error: unknown) => {

@@ -7,6 +7,7 @@ import type { RunOutbox } from '../workflows/runtime/action.ts';
 import { fitToCapabilities, type SendCapabilities } from './fit-to-capabilities.ts';
 import type { OutboxRecords, SendRecord } from './outbox-records.ts';
 import { retryAfterOf } from '../errors/retry-after-of.ts';
+import type { SendResult } from '../metrics/host-metrics.ts';
 
 export interface LiveOutboxDeps {
   channels: ChannelRegistry<ChannelSandbox>;
@@ -20,6 +21,8 @@ export interface LiveOutboxDeps {
    * timeout, so no other instance takes the event over meanwhile.
    */
   retryAfterMaxMs: number;
+  /** Counts what became of each send (metrics). */
+  countSend?: (result: SendResult) => void;
 }
 
 /** Where the replies of one step go, and the key that names each of them. */
@@ -71,9 +74,12 @@ export class LiveOutbox implements RunOutbox {
       const row = await this.#claim(sendKey, envelope, resendUnknown);
       if (row.status !== 'pending') return row.mid ?? undefined;
       try {
-        return await this.#attempt(row.id, sendKey, envelope);
+        const mid = await this.#attempt(row.id, sendKey, envelope);
+        this.deps.countSend?.(attempt > 1 ? 'resent' : 'sent');
+        return mid;
       } catch (error) {
         const status = NOT_DELIVERED.has(errorCode(error) ?? '') || NOT_DELIVERED.has(causeCode(error) ?? '') ? 'failed' : 'uncertain';
+        this.deps.countSend?.(status);
         await this.deps.records.markUnsent(row.id, status, { code: errorCode(error) ?? null, cause: causeCode(error) ?? null, message: messageOf(error) });
         // The platform refused it and said when to come back, soon enough to wait here (the event
         // keeps its claim), or the send timed out and may go again at once: recorded meanwhile,

@@ -18,7 +18,7 @@ const PUBLIC_OPERATIONS = ['GET /health/live', 'GET /health/ready', 'POST /api/a
  * Routes mounted beside the route list and so absent from the document, each public by design
  * with a credential of its own: the login page (the code is in the fragment), webhooks (the
  * channel checks the signature), downloads (the signed `t`), the chat page (the chat socket, on
- * the HTTP server's upgrade and not in the router, checks its session token).
+ * the HTTP server's upgrade and not in the router, checks its session token), the metrics.
  */
 const OUTSIDE_THE_DOCUMENT = [
   'GET /login',
@@ -28,6 +28,8 @@ const OUTSIDE_THE_DOCUMENT = [
   'POST /api/webhook/{sourceRef}/{workflowId}',
   'GET /api/webhook/{sourceRef}/download/{name}',
   'GET /chat/{sourceRef}',
+  // Prometheus text, not JSON; guarded by BOT_METRICS_TOKEN when set (test/metrics/).
+  'GET /metrics',
 ];
 
 // One app for the whole file: the document and the role table are read from it before any test

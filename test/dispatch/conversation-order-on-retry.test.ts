@@ -33,4 +33,11 @@ test("a message whose run failed and waits for its retry holds its conversation'
 
   const attempts = await h.app.database.db('inbound_events').whereIn('event_id', ['order-1', 'order-2', 'order-3']).orderBy('event_id').pluck('attempts');
   assert.deepEqual(attempts, [2, 1, 1], 'waiting behind the retry used none of the later messages’ attempts');
+
+  // What /metrics tells an operator of this.
+  const metrics = await h.app.services.metrics.registry.getSingleMetricAsString('bot_inbound_event_attempts_total');
+  for (const outcome of ['done', 'retry', 'held_back']) assert.match(metrics, new RegExp(`outcome="${outcome}"\\} [1-9]`), outcome);
+  const sends = await h.app.services.metrics.registry.getSingleMetricAsString('bot_outbound_sends_total');
+  assert.match(sends, /result="failed"\} [1-9]/);
+  assert.match(sends, /result="sent"\} [1-9]/);
 });
