@@ -14,7 +14,8 @@ import { createKnex } from './db/create-knex.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migration-source.ts';
 import { createLogger } from './logging/create-logger.ts';
-import { TtlSweeper } from './memory/records/ttl-sweeper.ts';
+import { EXPIRED_MEMORY_RECORDS, TtlSweeper, type SweepTarget } from './memory/records/ttl-sweeper.ts';
+import { oldWebChatReplies } from './websockets/web-chat-reply-retention.ts';
 import { printAdminLoginLink } from './print-admin-login-link.ts';
 import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts';
 import { createServices } from './services.ts';
@@ -106,8 +107,10 @@ async function main(): Promise<void> {
   const sockets = createWebSocketGateway(services);
   sockets.attach(server);
   closers.unshift(() => sockets.close());
-  const sweeper = startSweeper(db, config, logger);
-  closers.unshift(() => sweeper.close());
+  for (const target of [EXPIRED_MEMORY_RECORDS, oldWebChatReplies(config.BOT_WEB_CHAT_REPLY_RETENTION_MS)]) {
+    const sweeper = startSweeper(db, config, logger, target);
+    closers.unshift(() => sweeper.close());
+  }
 
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -143,8 +146,10 @@ async function startEmbedded(config: Config, logger: Logger): Promise<EmbeddedDa
   return startEmbeddedPostgres({ dir, port: config.BOT_DB_EMBEDDED_PORT, logger });
 }
 
-function startSweeper(db: Knex, config: Config, logger: Logger): TtlSweeper {
+/** Sweeps `target` on the memory sweep's interval and batch settings, one instance at a time. */
+function startSweeper(db: Knex, config: Config, logger: Logger, target: SweepTarget): TtlSweeper {
   const sweeper = new TtlSweeper(db, {
+    target,
     intervalMs: config.BOT_MEMORY_SWEEP_INTERVAL_MS,
     batchSize: config.BOT_MEMORY_SWEEP_BATCH_SIZE,
     pauseMs: config.BOT_MEMORY_SWEEP_PAUSE_MS,

@@ -41,6 +41,9 @@ export const configSchema = z.object({
   BOT_WEB_SESSION_SECRET: secret
     .optional()
     .describe('Key for live chat session tokens. Generated under BOT_DATA_DIR on the embedded default; with DATABASE_URL, derived from BOT_AUTH_SECRET when unset.'),
+  BOT_WEB_CHAT_REPLY_RETENTION_MS: positiveInt
+    .default(30 * 24 * 60 * 60_000)
+    .describe('How long live chat replies are kept (replayed to a returning client, shown as its history); older ones are swept.'),
   BOT_METRICS_TOKEN: z
     .string()
     .min(16)
@@ -76,10 +79,10 @@ export const configSchema = z.object({
   BOT_SANDBOX_IDLE_TIMEOUT_MS: nonNegativeInt
     .default(60_000)
     .describe('An idle worker beyond the first of a channel is stopped after this long.'),
-  BOT_MEMORY_SWEEP_INTERVAL_MS: positiveInt.default(60_000).describe('Time between TTL sweeps of expired memory.'),
+  BOT_MEMORY_SWEEP_INTERVAL_MS: positiveInt.default(60_000).describe('Time between TTL sweeps (expired memory; old live chat replies).'),
   // Measured with `npm run bench -- memory` on 2 cores: the sweep must delete >= 150,000 rows/s, and
   // the fewer, larger batches with proportionally longer pauses cost writers the least at that rate.
-  BOT_MEMORY_SWEEP_BATCH_SIZE: positiveInt.default(40_000).describe('Expired memory records deleted per statement.'),
+  BOT_MEMORY_SWEEP_BATCH_SIZE: positiveInt.default(40_000).describe('Rows deleted per statement by a TTL sweep.'),
   BOT_MEMORY_SWEEP_PAUSE_MS: nonNegativeInt
     .default(160)
     .describe('Pause between two sweep batches, so concurrent writers keep their latency.'),

@@ -3,21 +3,36 @@ import type { Knex } from 'knex';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 
-/** Advisory lock key shared by every host instance: "memttl" in ASCII. */
-const SWEEP_LOCK_KEY = 0x6d656d74746c;
+/** What a sweeper deletes: rows whose time column is at or before a cutoff. */
+export interface SweepTarget {
+  /** For the logs, e.g. "expired memory records". */
+  name: string;
+  /** The advisory lock every instance takes to sweep this target, so one sweeps at a time. */
+  lockKey: bigint;
+  /** One batch: its bindings are the cutoff (ISO time) and the batch size. */
+  deleteBatchSql: string;
+  /** The rows at or before this time go. */
+  cutoff(now: Date): Date;
+}
 
 /**
- * One short statement per batch. `SKIP LOCKED` steps around rows a writer is upserting right now,
- * and ordering by expiry walks the partial expiry index instead of scanning the table.
+ * Expired memory records. One short statement per batch: `SKIP LOCKED` steps around rows a
+ * writer is upserting right now, and ordering by expiry walks the partial expiry index instead of
+ * scanning the table. Lock key: "memttl" in ASCII.
  */
-const DELETE_BATCH_SQL = `
-  DELETE FROM memory_records
-   WHERE ctid = ANY(ARRAY(
-     SELECT ctid FROM memory_records
-      WHERE expires_at <= ?::timestamptz
-      ORDER BY expires_at
-      LIMIT ?
-      FOR UPDATE SKIP LOCKED))`;
+export const EXPIRED_MEMORY_RECORDS: SweepTarget = {
+  name: 'expired memory records',
+  lockKey: 0x6d656d74746cn,
+  deleteBatchSql: `
+    DELETE FROM memory_records
+     WHERE ctid = ANY(ARRAY(
+       SELECT ctid FROM memory_records
+        WHERE expires_at <= ?::timestamptz
+        ORDER BY expires_at
+        LIMIT ?
+        FOR UPDATE SKIP LOCKED))`,
+  cutoff: (now) => now,
+};
 
 export interface TtlSweeperOptions {
   /** Time between the end of one sweep and the start of the next. */
@@ -28,6 +43,8 @@ export interface TtlSweeperOptions {
   pauseMs: number;
   now: () => Date;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Default: expired memory records. */
+  target?: SweepTarget;
 }
 
 export interface SweepResult {
@@ -39,13 +56,14 @@ export interface SweepResult {
 }
 
 /**
- * Deletes expired memory records in batches on a timer. Only one instance sweeps at a time: the
- * one holding a session-level advisory lock, on a connection kept for the whole sweep, so the
- * batches themselves need no long transaction.
+ * Deletes rows past their time (expired memory records by default) in batches on a timer. Only
+ * one instance sweeps a target at a time: the one holding its session-level advisory lock, on a
+ * connection kept for the whole sweep, so the batches themselves need no long transaction.
  */
 export class TtlSweeper {
   readonly #db: Knex;
   readonly #options: TtlSweeperOptions;
+  readonly #target: SweepTarget;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<SweepResult> | undefined;
   #closed = false;
@@ -59,6 +77,7 @@ export class TtlSweeper {
     if (!Number.isInteger(options.pauseMs) || options.pauseMs < 0) throw new TypeError('TtlSweeper: pauseMs must be a non-negative integer');
     this.#db = db;
     this.#options = options;
+    this.#target = options.target ?? EXPIRED_MEMORY_RECORDS;
   }
 
   /** Schedules sweeps every `intervalMs`; a sweep never overlaps the previous one. */
@@ -93,9 +112,9 @@ export class TtlSweeper {
   async #tick(): Promise<void> {
     try {
       const result = await this.sweepOnce();
-      if (result.deleted > 0) this.#options.logger.info(result, 'swept expired memory records');
+      if (result.deleted > 0) this.#options.logger.info(result, `swept ${this.#target.name}`);
     } catch (error) {
-      this.#options.logger.error({ err: error }, 'memory TTL sweep failed');
+      this.#options.logger.error({ err: error }, `sweeping ${this.#target.name} failed`);
     }
     if (!this.#closed) this.#schedule();
   }
@@ -104,7 +123,7 @@ export class TtlSweeper {
     const connection = (await this.#db.client.acquireConnection()) as pg.Client;
     let locked = false;
     try {
-      locked = await this.#query<{ locked: boolean }>(connection, 'SELECT pg_try_advisory_lock(?::bigint) AS locked', [SWEEP_LOCK_KEY]).then(
+      locked = await this.#query<{ locked: boolean }>(connection, 'SELECT pg_try_advisory_lock(?::bigint) AS locked', [this.#target.lockKey.toString()]).then(
         (rows) => rows[0]?.locked === true,
       );
       if (!locked) return { deleted: 0, batches: 0, ran: false };
@@ -120,7 +139,8 @@ export class TtlSweeper {
     let deleted = 0;
     let batches = 0;
     for (;;) {
-      const result = await this.#db.raw<pg.QueryResult>(DELETE_BATCH_SQL, [now().toISOString(), batchSize]).connection(connection);
+      const cutoff = this.#target.cutoff(now()).toISOString();
+      const result = await this.#db.raw<pg.QueryResult>(this.#target.deleteBatchSql, [cutoff, batchSize]).connection(connection);
       deleted += result.rowCount ?? 0;
       batches += 1;
       if ((result.rowCount ?? 0) < batchSize) return { deleted, batches };
@@ -131,11 +151,11 @@ export class TtlSweeper {
 
   async #unlock(connection: pg.Client): Promise<void> {
     try {
-      await this.#query(connection, 'SELECT pg_advisory_unlock(?::bigint)', [SWEEP_LOCK_KEY]);
+      await this.#query(connection, 'SELECT pg_advisory_unlock(?::bigint)', [this.#target.lockKey.toString()]);
     } catch (error) {
       // A session that keeps the lock would stop every instance from sweeping: end it, which
       // releases the lock and makes the pool discard the connection.
-      this.#options.logger.warn({ err: error }, 'could not release the memory sweep lock; closing its connection');
+      this.#options.logger.warn({ err: error }, `could not release the lock for sweeping ${this.#target.name}; closing its connection`);
       await connection.end().catch(() => undefined);
     }
   }
