@@ -16,6 +16,7 @@ import type { RunInput } from '../workflows/runtime/action.ts';
 import { describeError } from '../workflows/runtime/describe-error.ts';
 import type { WorkflowRunner } from '../workflows/runtime/workflow-runner.ts';
 import type { AttemptOutcome } from '../metrics/host-metrics.ts';
+import { ClaimHeartbeat } from './claim-heartbeat.ts';
 
 /** The document of a workflow version (the claim reads which version is current). */
 export interface WorkflowVersionSource {
@@ -190,6 +191,8 @@ export class InboundEventProcessor {
    * once instead of failing as busy, which would let the conversation's later messages go first.
    */
   readonly #deadClaims = new Map<string, string>();
+  /** Renews the claims of the events this instance runs, every third of the claim timeout. */
+  readonly #heartbeat: ClaimHeartbeat;
 
   /** A platform's Retry-After up to 10 s, and a third of the claim timeout, is waited for within the run. */
   readonly #retryAfterMaxMs: number;
@@ -197,6 +200,7 @@ export class InboundEventProcessor {
   constructor(private readonly deps: InboundEventProcessorDeps) {
     this.#retryAfterMaxMs = Math.min(10_000, Math.floor(deps.claimTimeoutMs / 3));
     this.#outboxRecords = new OutboxRecords(deps.db);
+    this.#heartbeat = new ClaimHeartbeat(deps.db, Math.max(50, Math.floor(deps.claimTimeoutMs / 3)), deps.logger);
     this.#finishes = new BatchedStatement(deps.db, {
       name: 'dispatch-finish-events',
       // `id = ANY(…)`: see BatchedStatement on why a batched UPDATE names its keys twice.
@@ -241,12 +245,15 @@ export class InboundEventProcessor {
     // A dead host's runs of this event were ended by the claim; nobody else removes their run-scope memory.
     for (const runId of row.abandoned_run_ids) await this.deps.endRunMemory(runId);
     let outcome: { status: InboundEventRow['status']; reason: string | null; error?: unknown };
+    this.#heartbeat.hold(row.id, row.claim_token);
     try {
       outcome = await this.#run(row);
     } catch (error) {
       const { code, message } = describeError(error);
       const last = Math.max(attempt.number, row.attempts) >= attempt.maxAttempts;
       outcome = { status: last ? 'failed' : 'queued', reason: `${code}: ${message}`, error };
+    } finally {
+      this.#heartbeat.release(row.id);
     }
     try {
       await this.#finish(row, outcome.status, outcome.reason);
