@@ -114,8 +114,11 @@ export function channelRoutes({ channels, channelStates }: ChannelRouteDeps): Ro
       permission: 'channel:update',
       success: { status: 200, description: 'What the rescan changed on this instance', schema: rescanSchema },
       async handle() {
-        const report = await channels.rescan();
+        // Announced first, so every instance rescans its own disk alongside this one rather than
+        // after it (an upgrade then reaches all of them about as soon as this one); a rescan is
+        // idempotent, so one announced for a rescan that fails here costs the others nothing.
         await channelStates.announceRescan();
+        const report = await channels.rescan();
         return {
           ...report,
           rejected: report.rejected.map(({ file, code, message }) => ({ file, code: code ?? null, message: message ?? null })),
