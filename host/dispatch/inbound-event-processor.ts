@@ -84,13 +84,21 @@ type ClaimedEvent = InboundEventRow & ClaimExtras;
 
 /**
  * Whether an earlier message of the event's conversation (the row `alias`) holds it back: one
- * that waits for a retry or runs under another instance's claim, recorded in conversation_holds.
- * A hold counts only while its event is still queued or running, so a stale one costs nothing.
+ * that is running (found through the status index: running events are few, at most the
+ * instances' concurrency), or one that waits for a retry or was held back itself, recorded in
+ * conversation_holds. A hold counts only while its event is still queued or running, so a stale
+ * one costs nothing. Running matters when the job queue lets a conversation's next job start
+ * while an earlier one still runs: a job engine that died and was restarted (its old task goes
+ * on), or a job failed by graphile-worker's forced shutdown (the chaos benchmark saw a reply
+ * composed from the other message's memory).
  */
-const HELD_BACK = (alias: string) => `EXISTS (SELECT 1 FROM conversation_holds AS hold
+const HELD_BACK = (alias: string) => `(EXISTS (SELECT 1 FROM inbound_events AS running
+       WHERE running.status = 'running' AND running.source_id = ${alias}.source_id
+         AND running.sender_foreign_id = ${alias}.sender_foreign_id AND running.seq < ${alias}.seq)
+   OR EXISTS (SELECT 1 FROM conversation_holds AS hold
      JOIN inbound_events AS earlier ON earlier.id = hold.inbound_event_id
      WHERE hold.source_id = ${alias}.source_id AND hold.sender_foreign_id = ${alias}.sender_foreign_id
-       AND hold.seq < ${alias}.seq AND earlier.status IN ('queued', 'running'))`;
+       AND hold.seq < ${alias}.seq AND earlier.status IN ('queued', 'running')))`;
 
 /** Puts the event's hold on its conversation's later messages (no sender: no conversation, no hold). */
 const HOLD = new PreparedStatement(

@@ -58,7 +58,7 @@ export async function runChaosBenchmark(): Promise<void> {
     console.log(`  faults: ${events.join('; ')}`);
     console.log(`  refused attempts (sent again, as a platform would): ${formatCounts(result.load.refusals)}`);
     console.log(`  same reply sent again under its key (dropped by the platform): ${platform.duplicates}`);
-    if (duplicated > 0) console.log(`  answered under two send keys: ${result.acknowledged.filter((name) => platform.answeredTwice.has(name)).slice(0, 10).join(', ')}`);
+    if (duplicated > 0) await explainDuplicates(cluster, result.acknowledged.filter((name) => platform.answeredTwice.has(name)).slice(0, 5));
     if (cluster.exited().length > 0) console.log(`  instances that exited by themselves: ${cluster.exited().join(', ')}`);
     console.log(`sent ${result.load.sent}, acknowledged ${result.acknowledged.length}, processed ${processed}, lost ${result.acknowledged.length - processed}, duplicated ${duplicated}`);
     console.log(`throughput: one instance ${one.rate.toFixed(0)} messages/s, two instances ${two.rate.toFixed(0)} messages/s (×${(two.rate / one.rate).toFixed(2)}), webhook to reply, ${options.connections} senders for ${options.floodSeconds} s each`);
@@ -66,6 +66,25 @@ export async function runChaosBenchmark(): Promise<void> {
     if (options.logsDir) await cluster.saveLogs(options.logsDir);
     await cluster.close();
     await platform.close();
+  }
+}
+
+/** For each name answered twice, the replies that carry it and the events they answered, from the database. */
+async function explainDuplicates(cluster: ChaosCluster, names: string[]): Promise<void> {
+  const db = cluster.connect();
+  try {
+    for (const name of names) {
+      const { rows } = await db.raw<{ rows: Record<string, unknown>[] }>(
+        `SELECT e.event_id, e.status, e.attempts, e.reason, o.send_key, o.status AS send_status, o.attempts AS send_attempts, o.created_at
+         FROM outbound_messages AS o JOIN inbound_events AS e ON e.id = o.inbound_event_id
+         WHERE o.envelope::text LIKE ? ORDER BY o.created_at`,
+        [`%Hello ${name}!%`],
+      );
+      console.log(`  answered under two send keys: ${name}`);
+      for (const row of rows) console.log(`    ${JSON.stringify(row)}`);
+    }
+  } finally {
+    await db.destroy();
   }
 }
 

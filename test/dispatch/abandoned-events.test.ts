@@ -115,3 +115,12 @@ test('a message running under another instance holds its conversation’s later 
   await failAbandonedEvents(database.db);
   assert.deepEqual(await database.db('conversation_holds').where({ inbound_event_id: running }).pluck('inbound_event_id'), [], 'swept');
 });
+
+test('an earlier message still running holds the next one back even without a hold (its job was failed or freed while its task went on)', async () => {
+  const processor = processorWithClaimTimeout(60_000);
+  const running = await insertEvent('running-first', { status: 'running', claimed_at: new Date(), claim_token: '00000000-0000-4000-8000-000000000004', sender_foreign_id: 'still-running' });
+  const next = await insertEvent('running-second', { sender_foreign_id: 'still-running' });
+  assert.equal(await processor.process(next, { number: 1, maxAttempts: 3 }), 'behind-earlier-message');
+  await database.db('inbound_events').where({ id: running }).update({ status: 'done', claim_token: null });
+  assert.equal(await processor.process(next, { number: 1, maxAttempts: 3 }), 'handled');
+});
