@@ -19,20 +19,19 @@ export interface JobEngineOptions {
   pollIntervalMs: number;
   /** See WorkerLeases. */
   leaseMs: number;
-  /**
-   * How long an event whose earlier message waits for a retry waits before it first asks again
-   * (default 1 s; doubling each time, up to 30 s): graphile-worker's first retry comes about
-   * 2.7 s after a failure.
-   */
-  recheckBehindMs?: number;
-  /** First wait before starting again after the runner died; doubles up to 10 s (default 500 ms). */
-  restartDelayMs?: number;
   /** Called each time the runner was started again after dying (metrics). */
   onRestart?: () => void;
   logger: Logger;
 }
 
+/** First wait before starting the runner again after it died; doubles up to the max. */
+const RESTART_DELAY_MS = 500;
 const MAX_RESTART_DELAY_MS = 10_000;
+/**
+ * First wait before an event held back by an earlier message asks again; doubles up to the max
+ * (graphile-worker's first retry of a failed job comes about 2.7 s after the failure).
+ */
+const BEHIND_RECHECK_MS = 1_000;
 const MAX_BEHIND_RECHECK_MS = 30_000;
 
 /**
@@ -75,7 +74,6 @@ export class JobEngine {
   /** Settles when the current runner's workers have all stopped (see #startRunner). */
   #runnerDone: Promise<void> = Promise.resolve();
   #stopping = false;
-  #restarts = 0;
   /** Worker and pool ids of runners that died, whose jobs are not freed yet. */
   readonly #deadIds = new Set<string>();
 
@@ -100,11 +98,6 @@ export class JobEngine {
     const engine = new JobEngine(options, utils, leases, pool);
     await engine.#startRunner();
     return engine;
-  }
-
-  /** How many times the runner was started again after dying (for tests and diagnostics). */
-  get restarts(): number {
-    return this.#restarts;
   }
 
   /** Waits for the jobs in flight, then stops; jobs not started stay queued for any instance. */
@@ -180,7 +173,7 @@ export class JobEngine {
           // event's attempts. After a Retry-After: when the platform asked (the event counted
           // that attempt itself).
           if (outcome === 'behind-earlier-message') {
-            const delayMs = Math.min((options.recheckBehindMs ?? 1_000) * 2 ** behindChecks, MAX_BEHIND_RECHECK_MS);
+            const delayMs = Math.min(BEHIND_RECHECK_MS * 2 ** behindChecks, MAX_BEHIND_RECHECK_MS);
             await enqueueInboundEventLater(options.db, inboundEventId, delayMs, helpers.job.max_attempts, behindChecks + 1);
           } else {
             await enqueueInboundEventLater(options.db, inboundEventId, outcome.retryAfterMs, helpers.job.max_attempts);
@@ -202,7 +195,7 @@ export class JobEngine {
     // Releases what else the dead runner holds (its cron timer); its pool is stopping already.
     runner?.stop('the worker pool died').catch(() => undefined);
     this.options.logger.error({ err: error }, 'the job runner stopped (the database was lost?); starting it again once the database answers');
-    this.#scheduleRestart(this.options.restartDelayMs ?? 500);
+    this.#scheduleRestart(RESTART_DELAY_MS);
   }
 
   #scheduleRestart(delayMs: number): void {
@@ -210,7 +203,6 @@ export class JobEngine {
       this.#restarting = this.#restart().then(
         (freed) => {
           if (this.#stopping) return;
-          this.#restarts += 1;
           this.options.onRestart?.();
           this.options.logger.info({ freedWorkers: freed }, 'the job runner started again');
         },

@@ -1,4 +1,4 @@
-import type { SweepTarget } from '../memory/records/ttl-sweeper.ts';
+import { batchDeleteSql, type SweepTarget } from '../memory/records/ttl-sweeper.ts';
 
 /**
  * Live chat replies older than `retentionMs` (BOT_WEB_CHAT_REPLY_RETENTION_MS): kept that long so
@@ -9,14 +9,7 @@ export function oldWebChatReplies(retentionMs: number): SweepTarget {
   return {
     name: 'old live chat replies',
     lockKey: 0x77637265706c79n,
-    deleteBatchSql: `
-      DELETE FROM web_chat_replies
-       WHERE ctid = ANY(ARRAY(
-         SELECT ctid FROM web_chat_replies
-          WHERE created_at <= ?::timestamptz
-          ORDER BY created_at
-          LIMIT ?
-          FOR UPDATE SKIP LOCKED))`,
+    deleteBatchSql: batchDeleteSql('web_chat_replies', 'created_at'),
     cutoff: (now) => new Date(now.getTime() - retentionMs),
   };
 }

@@ -16,21 +16,26 @@ export interface SweepTarget {
 }
 
 /**
- * Expired memory records. One short statement per batch: `SKIP LOCKED` steps around rows a
- * writer is upserting right now, and ordering by expiry walks the partial expiry index instead of
- * scanning the table. Lock key: "memttl" in ASCII.
+ * One batch of a sweep of `table` by its time column: one short statement, `SKIP LOCKED` stepping
+ * around rows a writer holds right now, and ordering by the column walks its index instead of
+ * scanning the table. Bindings: the cutoff, the batch size.
  */
+export function batchDeleteSql(table: string, timeColumn: string): string {
+  return `
+    DELETE FROM ${table}
+     WHERE ctid = ANY(ARRAY(
+       SELECT ctid FROM ${table}
+        WHERE ${timeColumn} <= ?::timestamptz
+        ORDER BY ${timeColumn}
+        LIMIT ?
+        FOR UPDATE SKIP LOCKED))`;
+}
+
+/** Expired memory records, through the partial expiry index. Lock key: "memttl" in ASCII. */
 export const EXPIRED_MEMORY_RECORDS: SweepTarget = {
   name: 'expired memory records',
   lockKey: 0x6d656d74746cn,
-  deleteBatchSql: `
-    DELETE FROM memory_records
-     WHERE ctid = ANY(ARRAY(
-       SELECT ctid FROM memory_records
-        WHERE expires_at <= ?::timestamptz
-        ORDER BY expires_at
-        LIMIT ?
-        FOR UPDATE SKIP LOCKED))`,
+  deleteBatchSql: batchDeleteSql('memory_records', 'expires_at'),
   cutoff: (now) => now,
 };
 

@@ -1,3 +1,5 @@
+import type { StepError } from '../../../workflows/runtime/describe-error.ts';
+
 /** The admin API's shapes the panel reads (see /api/openapi.json). */
 export interface Page<T> {
   items: T[];
@@ -91,12 +93,8 @@ export interface WorkflowProblem {
   message: string;
 }
 
-export interface StepError {
-  code: string;
-  message: string;
-  details?: unknown;
-  retryAfterMs?: number;
-}
+/** A failed step's or run's error, as the server describes it. */
+export type { StepError };
 
 export interface RunStep {
   position: number;
