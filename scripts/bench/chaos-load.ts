@@ -11,7 +11,7 @@ import { greetingWebhook, SIGNATURE_HEADER, sharedNow } from './e2e-plan.ts';
 
 process.once('message', (plan: ChaosLoadPlan) => {
   run(plan).then(
-    (result) => process.send!(result, () => process.disconnect()),
+    (result) => process.send!(result, () => process.disconnect?.()),
     (error: unknown) => {
       console.error('chaos load failed:', error);
       process.exit(1);

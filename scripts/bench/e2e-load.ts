@@ -15,7 +15,7 @@ process.once('message', (plan: E2eLoadPlan) => {
   run.then(
     (result) => {
       const usage = process.cpuUsage();
-      process.send!({ ...result, cpuMs: (usage.user + usage.system) / 1000 }, () => process.disconnect());
+      process.send!({ ...result, cpuMs: (usage.user + usage.system) / 1000 }, () => process.disconnect?.());
     },
     (error: unknown) => {
       console.error('e2e load failed:', error);

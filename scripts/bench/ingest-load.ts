@@ -20,7 +20,7 @@ interface Tally {
 
 process.once('message', (plan: LoadPlan) => {
   runPlan(plan).then(
-    (result) => process.send!(result, () => process.disconnect()),
+    (result) => process.send!(result, () => process.disconnect?.()),
     (error: unknown) => {
       console.error('ingest load failed:', error);
       process.exit(1);

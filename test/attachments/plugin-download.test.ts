@@ -32,7 +32,7 @@ async function decodeThroughPlugin(body: Record<string, unknown>): Promise<{ dow
 describe('download links asked for by a sandboxed plugin', () => {
   test('the link a plugin gets through channelAttachmentService downloads the file', async () => {
     const { downloadUrl } = await decodeThroughPlugin({ id: 'evt-1', file: 'report.pdf' });
-    assert.ok(downloadUrl && downloadUrl.startsWith(`${TEST_PUBLIC_URL}/api/webhook/${files.ref}/download/report.pdf?t=`), downloadUrl);
+    assert.ok(downloadUrl && downloadUrl.startsWith(`${TEST_PUBLIC_URL}/api/webhook/${files.ref}/download/report.pdf?t=`), String(downloadUrl));
     const response = await t.request('GET', downloadUrl.slice(TEST_PUBLIC_URL.length));
     assert.equal(response.status, 200);
     assert.equal(response.text, 'the report');

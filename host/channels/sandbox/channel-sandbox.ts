@@ -17,6 +17,8 @@ import type {
   WebSocketFrame,
 } from '@bot-ai/api';
 import type { Piscina } from 'piscina';
+
+type RunOptions = NonNullable<Parameters<Piscina['run']>[1]>;
 import { createSandboxPool } from './create-sandbox-pool.ts';
 import { exposeHostBridge } from './expose-host-bridge.ts';
 import { mapPoolFailure } from './map-pool-failure.ts';
@@ -210,7 +212,9 @@ export class ChannelSandbox {
     const signal = AbortSignal.timeout(timeoutMs);
     let reply: SandboxReply<unknown>;
     try {
-      reply = await this.#pool.run(request, { signal, transferList });
+      // Piscina infers its transferList type from MessagePort.postMessage's last overload, which
+      // @types/node 26 declares as the options form; Piscina passes the array straight through.
+      reply = await this.#pool.run(request, { signal, transferList: transferList as unknown as RunOptions['transferList'] });
     } catch (error) {
       throw mapPoolFailure(error, { timedOut: signal.aborted, channel: this.#label, task: request.type, timeoutMs });
     }

@@ -52,7 +52,7 @@ describe('discovery over a plugin root holding one bad plugin per rejection reas
       const entry = byFile(dir);
       assert.ok(entry, `${dir} was not discovered`);
       assert.equal(entry.status, 'rejected');
-      assert.equal(entry.code, code, entry.message);
+      assert.equal(entry.code, code, String(entry.message));
       assert.ok(entry.message && entry.message.length > 0);
     });
   }
