@@ -5,14 +5,16 @@ import type { ChannelStateStore } from './channel-state-store.ts';
 import { discoverChannels } from './discovery/discover-channels.ts';
 import { readHostProvidedVersions } from './discovery/host-provided-versions.ts';
 import { sandboxLoader, type SandboxSettings } from './load-channel-in-sandbox.ts';
-import type { ChannelSandbox } from './sandbox/channel-sandbox.ts';
+import type { ChannelCalls } from './channel-calls.ts';
 
 export interface ChannelRegistryOptions {
   /** Where discovery scans (BOT_APP_ROOT). */
   appRoot: string;
   /** Where the host's own packages are installed, for the versions it provides to plugins. */
   hostRoot: string;
-  sandbox: Omit<SandboxSettings, 'hostServicesFor' | 'logger'>;
+  sandbox: Omit<SandboxSettings, 'hostServicesFor' | 'logger' | 'onRunnerExit'>;
+  /** Told when a channel's runner ends unplanned (metrics). */
+  onRunnerExit?: SandboxSettings['onRunnerExit'];
   /** Worker → host services for the channel named (see SandboxSettings.hostServicesFor). */
   hostServicesFor: SandboxSettings['hostServicesFor'];
   /** Where operators' enable/disable choices are kept. */
@@ -21,9 +23,14 @@ export interface ChannelRegistryOptions {
 }
 
 /** A registry whose discovery runs each plugin in its own sandbox; call `load()` to discover. */
-export function createChannelRegistry(options: ChannelRegistryOptions): ChannelRegistry<ChannelSandbox> {
+export function createChannelRegistry(options: ChannelRegistryOptions): ChannelRegistry<ChannelCalls> {
   const providedVersions = readHostProvidedVersions(options.hostRoot);
-  const load = sandboxLoader({ ...options.sandbox, hostServicesFor: options.hostServicesFor, logger: options.logger.child({ component: 'sandbox' }) });
+  const load = sandboxLoader({
+    ...options.sandbox,
+    hostServicesFor: options.hostServicesFor,
+    logger: options.logger.child({ component: 'sandbox' }),
+    ...(options.onRunnerExit ? { onRunnerExit: options.onRunnerExit } : {}),
+  });
   return new ChannelRegistry({
     discover: (reuse) => discoverChannels({ appRoot: options.appRoot, providedVersions, load, reuse }),
     start: load,

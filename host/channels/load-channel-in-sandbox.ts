@@ -1,35 +1,96 @@
 import type { HostServices } from '@bot-ai/api';
-import type { ChannelSandboxOptions } from './sandbox/sandbox-options.ts';
-import { ChannelSandbox } from './sandbox/channel-sandbox.ts';
+import type { ChannelCalls, ChannelRuntimeStatus } from './channel-calls.ts';
 import type { LoadedChannel } from './discovery/discover-channels.ts';
 import type { ChannelFile } from './discovery/scan-channel-files.ts';
+import { ChannelRunner } from './runner/channel-runner.ts';
+import { detectIsolation } from './runner/detect-isolation.ts';
+import type { RunnerLimits } from './runner/runner-limits.ts';
+import { ChannelSandbox } from './sandbox/channel-sandbox.ts';
+import { SandboxError } from './sandbox/sandbox-error.ts';
+import type { ChannelSandboxOptions } from './sandbox/sandbox-options.ts';
+import { sandboxSettingsFrom } from './sandbox-settings-from-config.ts';
+
+/** How package and local channels are isolated (DESIGN 5a); built-in channels run in host threads. */
+export interface IsolationSettings {
+  /** `strict` refuses to start a channel without the bubblewrap sandbox (BOT_ISOLATION). */
+  mode: 'auto' | 'strict';
+  /** Where bubblewrap is; tests point it at nothing to get the `reduced` tier. Default: searched. */
+  bwrapPath?: string;
+  limits: RunnerLimits;
+  restartDelay: { initialMs: number; maxMs: number };
+}
 
 export type SandboxSettings = Omit<ChannelSandboxOptions, 'file' | 'name' | 'hostServices'> & {
+  /** Default: BOT_SANDBOX_START_TIMEOUT_MS's default. */
+  startTimeoutMs?: number;
+  /** Default: the `BOT_ISOLATION` and `BOT_SANDBOX_*` defaults. */
+  isolation?: IsolationSettings;
   /**
    * The worker → host services of one channel. `channelName` answers once the plugin has
    * described itself, so a service can refuse a plugin asking about another channel's sources.
    */
   hostServicesFor(channelName: () => string | undefined): HostServices;
+  /** Told when a channel's runner ends unplanned (metrics); `channel` is its name once known. */
+  onRunnerExit?(channel: string, reason: string): void;
 };
 
+/** A channel loaded for traffic, with its runtime state for diagnostics. */
+export type LoadedSandbox = LoadedChannel<ChannelCalls> & { status(): ChannelRuntimeStatus };
+
 /**
- * The discovery step that runs plugin code: starts the file's own worker pool, where the plugin
- * is imported, checked and constructed, and asks it to describe itself. A failure closes the pool
- * and surfaces the check's code.
+ * The discovery step that runs plugin code: starts the file's own runner (package and local
+ * channels: a process in the sandbox) or thread pool (the SDK's built-in channels), where the
+ * plugin is imported, checked and constructed, and asks it to describe itself. A failure closes
+ * it and surfaces the check's code.
  */
-export function sandboxLoader(settings: SandboxSettings): (file: ChannelFile) => Promise<LoadedChannel<ChannelSandbox>> {
+export function sandboxLoader(settings: SandboxSettings): (file: ChannelFile) => Promise<LoadedSandbox> {
   return async (file) => {
-    const { hostServicesFor, ...options } = settings;
     let channelName: string | undefined;
-    const hostServices = hostServicesFor(() => channelName);
-    const sandbox = await ChannelSandbox.start({ ...options, hostServices, file: file.realFile, name: file.file });
+    const hostServices = settings.hostServicesFor(() => channelName);
+    const started = file.origin === 'builtin' ? await startInHost(settings, file, hostServices) : await startRunner(settings, file, hostServices, () => channelName);
     try {
-      const description = await sandbox.describe();
+      const description = await started.calls.describe();
       channelName = description.name;
-      return { description, sandbox, close: () => sandbox.close() };
+      return { description, sandbox: started.calls, close: () => started.calls.close(), status: started.status };
     } catch (error) {
-      await sandbox.close();
+      await started.calls.close();
       throw error;
     }
   };
+}
+
+interface Started {
+  calls: ChannelCalls;
+  status(): ChannelRuntimeStatus;
+}
+
+/** Trusted code shipped inside the SDK: worker threads of the host, as before the sandbox. */
+async function startInHost(settings: SandboxSettings, file: ChannelFile, hostServices: HostServices): Promise<Started> {
+  const { hostServicesFor: _services, isolation: _isolation, onRunnerExit: _onExit, ...options } = settings;
+  const sandbox = await ChannelSandbox.start({ ...options, hostServices, file: file.realFile, name: file.file });
+  const status: ChannelRuntimeStatus = { isolation: 'builtin', isolationReason: undefined, state: 'running', pid: process.pid, restarts: 0, lastExit: undefined };
+  return { calls: sandbox, status: () => status };
+}
+
+async function startRunner(settings: SandboxSettings, file: ChannelFile, hostServices: HostServices, channelName: () => string | undefined): Promise<Started> {
+  const defaults = sandboxSettingsFrom();
+  const wanted = settings.isolation ?? defaults.isolation!;
+  const isolation = await detectIsolation(wanted.bwrapPath === undefined ? {} : { bwrapPath: wanted.bwrapPath });
+  if (isolation.tier !== 'sandbox' && wanted.mode === 'strict') {
+    throw new SandboxError('BOT_ERR_PLUGIN_ISOLATION_UNAVAILABLE', `${file.file}: BOT_ISOLATION=strict and ${isolation.reason}`);
+  }
+  const { callTimeoutMs, startTimeoutMs = defaults.startTimeoutMs!, hostCallTimeoutMs, maxHeapMb, idleTimeoutMs, maxQueue, maxThreads } = settings;
+  const runner = await ChannelRunner.start({
+    file: file.realFile,
+    label: file.file,
+    isolation,
+    pool: { callTimeoutMs, startTimeoutMs, maxHeapMb, idleTimeoutMs, maxQueue, maxThreads, ...(hostCallTimeoutMs === undefined ? {} : { hostCallTimeoutMs }) },
+    hostServices,
+    logger: settings.logger,
+    ...(settings.frameDelivery ? { frameDelivery: settings.frameDelivery } : {}),
+    limits: wanted.limits,
+    restartDelay: wanted.restartDelay,
+    onExit: (reason) => settings.onRunnerExit?.(channelName() ?? file.file, reason),
+  });
+  return { calls: runner, status: () => runner.status() };
 }

@@ -79,6 +79,32 @@ export const configSchema = z.object({
   BOT_SANDBOX_IDLE_TIMEOUT_MS: nonNegativeInt
     .default(60_000)
     .describe('An idle worker beyond the first of a channel is stopped after this long.'),
+  BOT_SANDBOX_START_TIMEOUT_MS: positiveInt
+    .default(30_000)
+    .describe("Time limit for a channel's runner to start and its first worker to import the plugin; generous, since a busy machine is slow and a channel still starting only answers 503."),
+  BOT_ISOLATION: z
+    .enum(['auto', 'strict'])
+    .default('auto')
+    .describe('`auto`: channels run in the bubblewrap sandbox where it works, else in the `reduced` tier with a warning. `strict`: a channel that cannot get the sandbox does not start.'),
+  BOT_SANDBOX_MAX_RSS_MB: positiveInt
+    .default(768)
+    .describe("Resident memory limit of a channel's runner process tree (memory outside the JS heap counts); past it the runner is killed and restarted."),
+  BOT_SANDBOX_MAX_IDLE_CPU_PERCENT: positiveInt
+    .default(50)
+    .describe('CPU a channel runner may burn with no call in flight (percent of one core, three checks in a row); past it the runner is killed and restarted.'),
+  BOT_SANDBOX_WATCHDOG_INTERVAL_MS: positiveInt.default(1_000).describe("Time between the watchdog's looks at each runner's memory and CPU."),
+  BOT_SANDBOX_RESTART_DELAY_MS: positiveInt
+    .default(500)
+    .describe('First delay before a dead channel runner is started again; it doubles at each failure in a row.'),
+  BOT_SANDBOX_RESTART_MAX_DELAY_MS: positiveInt.default(30_000).describe('Longest delay between two restarts of a failing channel runner.'),
+  BOT_EGRESS_TIMEOUT_MS: positiveInt
+    .default(10_000)
+    .describe("Time limit of each request a plugin makes through the SDK's fetch, redirects and body included; a request also ends at the sandbox's host-call limit (half of BOT_SANDBOX_CALL_TIMEOUT_MS)."),
+  BOT_EGRESS_MAX_REQUEST_BYTES: positiveInt.default(10 * 1024 * 1024).describe("Largest body a plugin's fetch may send; larger is refused."),
+  BOT_EGRESS_MAX_RESPONSE_BYTES: positiveInt
+    .default(10 * 1024 * 1024)
+    .describe("Largest response body a plugin's fetch may receive (after decompression); the transfer stops past it."),
+  BOT_EGRESS_MAX_REDIRECTS: nonNegativeInt.max(20).default(5).describe("Redirects a plugin's fetch follows, each checked against the egress rules; one more fails."),
   BOT_MEMORY_SWEEP_INTERVAL_MS: positiveInt.default(60_000).describe('Time between TTL sweeps (expired memory; old live chat replies).'),
   // Measured with `npm run bench -- memory` on 2 cores: the sweep must delete >= 150,000 rows/s, and
   // the fewer, larger batches with proportionally longer pauses cost writers the least at that rate.

@@ -1,7 +1,7 @@
 import type { ChannelSource, PlainInboundEvent, StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import type { Logger } from 'pino';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
-import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
+import type { ChannelCalls } from '../channels/channel-calls.ts';
 import { errorCode, messageOf } from '../channels/sandbox/sandbox-error.ts';
 import type { RunOutbox } from '../workflows/runtime/action.ts';
 import { fitToCapabilities, type SendCapabilities } from './fit-to-capabilities.ts';
@@ -10,7 +10,7 @@ import { retryAfterOf } from '../errors/retry-after-of.ts';
 import type { SendResult } from '../metrics/host-metrics.ts';
 
 export interface LiveOutboxDeps {
-  channels: ChannelRegistry<ChannelSandbox>;
+  channels: ChannelRegistry<ChannelCalls>;
   now: () => Date;
   logger: Pick<Logger, 'warn'>;
   /** The process's one OutboxRecords, so the writes of concurrent runs share statements. */
@@ -40,7 +40,7 @@ export interface LiveSendTarget {
 const MAX_SENDS_IN_PLACE = 3;
 
 /** Errors after which the platform surely did not get the message, so a retried run may send it again. */
-const NOT_DELIVERED = new Set(['BOT_ERR_CHANNEL_PLATFORM_STATUS', 'BOT_ERR_CHANNEL_UNSUPPORTED_FORMAT', 'BOT_ERR_CHANNEL_UNAVAILABLE', 'BOT_ERR_PLUGIN_QUEUE_FULL', 'BOT_ERR_PLUGIN_SANDBOX_CLOSED', 'BOT_ERR_PLUGIN_SEND_NOT_STARTED']);
+const NOT_DELIVERED = new Set(['BOT_ERR_CHANNEL_PLATFORM_STATUS', 'BOT_ERR_CHANNEL_UNSUPPORTED_FORMAT', 'BOT_ERR_CHANNEL_UNAVAILABLE', 'BOT_ERR_PLUGIN_QUEUE_FULL', 'BOT_ERR_PLUGIN_SANDBOX_CLOSED', 'BOT_ERR_PLUGIN_SEND_NOT_STARTED', 'BOT_ERR_PLUGIN_RUNNER_DOWN', 'BOT_ERR_PLUGIN_ISOLATION_UNAVAILABLE']);
 
 /**
  * Sends a live run's replies through the channel's sandbox, each recorded before it is

@@ -2,7 +2,7 @@ import type { PlainWebhookResponse } from '@bot-ai/api';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
-import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
+import type { ChannelCalls } from '../channels/channel-calls.ts';
 import { errorCode } from '../channels/sandbox/sandbox-error.ts';
 import { AppError } from '../errors/app-error.ts';
 import { storableData } from '../json/storable.ts';
@@ -16,7 +16,7 @@ import type { WorkflowStore } from '../workflows/storage/workflow-store.ts';
 export interface WebhookDeps {
   /** Sources by ref, from memory: a webhook costs no source query. */
   sources: Pick<SourceCache, 'get'>;
-  channels: ChannelRegistry<ChannelSandbox>;
+  channels: ChannelRegistry<ChannelCalls>;
   inbox: InboxStore;
   workflows: Pick<WorkflowStore, 'exists'>;
   maxBodyBytes: number;

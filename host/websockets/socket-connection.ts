@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { WebSocket, RawData } from 'ws';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
-import type { ChannelSandbox } from '../channels/sandbox/channel-sandbox.ts';
+import type { ChannelCalls } from '../channels/channel-calls.ts';
 import { errorCode } from '../channels/sandbox/sandbox-error.ts';
 import type { ErrorCode } from '../errors/error-codes.ts';
 import type { InboxStore } from '../inbox/inbox-store.ts';
@@ -16,7 +16,7 @@ import type { WebChatStore } from './web-chat-store.ts';
 
 export interface SocketConnectionDeps {
   sources: Pick<SourceCache, 'get'>;
-  channels: ChannelRegistry<ChannelSandbox>;
+  channels: ChannelRegistry<ChannelCalls>;
   inbox: Pick<InboxStore, 'commit'>;
   store: WebChatStore;
   hub: ReplyHub;

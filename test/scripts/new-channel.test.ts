@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
 import type { ChannelSource } from '@bot-ai/api';
 import type { DiscoveryResult } from '../../host/channels/discovery/discover-channels.ts';
-import type { ChannelSandbox } from '../../host/channels/sandbox/channel-sandbox.ts';
+import type { ChannelCalls } from '../../host/channels/channel-calls.ts';
 import { afterSuite, afterTest, createTempAppRoot, discoverIn, HOST_ROOT, runNewChannel, signedRequest, snapshotFiles, type ScriptRun } from './temp-app-root.ts';
 
 const SECRET = 'webhook-s3cret';
@@ -21,11 +21,11 @@ const BODY = {
   ],
 };
 
-function registered(results: DiscoveryResult<ChannelSandbox>[], file: string): DiscoveryResult<ChannelSandbox> & { loaded: NonNullable<DiscoveryResult<ChannelSandbox>['loaded']> } {
+function registered(results: DiscoveryResult<ChannelCalls>[], file: string): DiscoveryResult<ChannelCalls> & { loaded: NonNullable<DiscoveryResult<ChannelCalls>['loaded']> } {
   const result = results.find((entry) => entry.file === file);
   assert.ok(result, `discovery did not find ${file}: ${JSON.stringify(results.map((entry) => entry.file))}`);
   assert.equal(result.status, 'registered', `${result.code}: ${result.message}`);
-  return result as DiscoveryResult<ChannelSandbox> & { loaded: NonNullable<DiscoveryResult<ChannelSandbox>['loaded']> };
+  return result as DiscoveryResult<ChannelCalls> & { loaded: NonNullable<DiscoveryResult<ChannelCalls>['loaded']> };
 }
 
 function assertSucceeded(run: ScriptRun): void {
@@ -35,7 +35,7 @@ function assertSucceeded(run: ScriptRun): void {
 describe('npm run new:channel -- <name>: a local channel', () => {
   let appRoot: string;
   let run: ScriptRun;
-  let results: DiscoveryResult<ChannelSandbox>[];
+  let results: DiscoveryResult<ChannelCalls>[];
   const cleanup = afterSuite();
   before(async () => {
     appRoot = await createTempAppRoot(cleanup);
@@ -117,7 +117,7 @@ describe('npm run new:channel -- <name>: a local channel', () => {
 
 describe('npm run new:channel -- <name> --package, beside a local channel', () => {
   let appRoot: string;
-  let results: DiscoveryResult<ChannelSandbox>[];
+  let results: DiscoveryResult<ChannelCalls>[];
   const cleanup = afterSuite();
   before(async () => {
     appRoot = await createTempAppRoot(cleanup);

@@ -1,17 +1,17 @@
 /** Shared by the scaffold tests: a throw-away app root, the script run as a child, discovery over the root. */
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, type TestContext } from 'node:test';
-import type { WebhookRequest } from '@bot-ai/api';
+import { directFetchService, type WebhookRequest } from '@bot-ai/api';
 import pino from 'pino';
 import { discoverChannels, type DiscoveryResult } from '../../host/channels/discovery/discover-channels.ts';
 import { readHostProvidedVersions } from '../../host/channels/discovery/host-provided-versions.ts';
 import { sandboxLoader } from '../../host/channels/load-channel-in-sandbox.ts';
-import type { ChannelSandbox } from '../../host/channels/sandbox/channel-sandbox.ts';
+import type { ChannelCalls } from '../../host/channels/channel-calls.ts';
 
 export const HOST_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -24,6 +24,8 @@ const LINKED_PACKAGES = ['@bot-ai/api', '@bot-ai/types', 'zod', '@nestjs/common'
  */
 export async function createTempAppRoot(cleanup: Cleanup): Promise<string> {
   const root = await mkdtemp(path.join(tmpdir(), 'bot-new-channel-'));
+  // Readable by others, as an installed app is: a host running as root runs plugins as nobody.
+  await chmod(root, 0o755);
   cleanup(() => rm(root, { recursive: true, force: true }));
   for (const name of LINKED_PACKAGES) {
     const link = path.join(root, 'node_modules', name);
@@ -53,14 +55,15 @@ export function runNewChannel(...args: string[]): Promise<ScriptRun> {
 }
 
 /** Discovery exactly as the host runs it (scan, manifest, peers, load in a worker), closed after. */
-export async function discoverIn(appRoot: string, cleanup: Cleanup): Promise<DiscoveryResult<ChannelSandbox>[]> {
+export async function discoverIn(appRoot: string, cleanup: Cleanup): Promise<DiscoveryResult<ChannelCalls>[]> {
   const load = sandboxLoader({
     callTimeoutMs: 5_000,
     maxHeapMb: 64,
     maxThreads: 1,
     maxQueue: 10,
     idleTimeoutMs: 1_000,
-    hostServicesFor: () => ({ getAttachmentPublicUrl: async () => 'https://host.test/download' }),
+    // Sends go straight out: these tests are about the scaffold, the egress rules have their own.
+    hostServicesFor: () => ({ getAttachmentPublicUrl: async () => 'https://host.test/download', fetch: directFetchService }),
     logger: pino({ level: 'silent' }),
   });
   const results = await discoverChannels({ appRoot, providedVersions: readHostProvidedVersions(HOST_ROOT), load });

@@ -60,7 +60,7 @@ export class ChannelSandbox {
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #loadedThreads = new Set<number>();
   /** Sends queued or running whose worker has not yet said it started them. */
-  readonly #pendingSends = new Set<string>();
+  readonly #pendingSends = new Map<string, (() => void) | undefined>();
   readonly #loadWaiters: Array<() => void> = [];
   #closing: Promise<void> | undefined;
 
@@ -133,16 +133,27 @@ export class ChannelSandbox {
    * answer is the send's.
    */
   async send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendMessageResult> {
-    const result = await this.#send(event, source, envelope, options);
+    const result = await this.sendTask(event, source, envelope, options);
     if (!('frame' in result)) return result;
     const delivery = this.#options.frameDelivery;
     if (!delivery) throw new SandboxError('BOT_ERR_PLUGIN_CALL_UNSUPPORTED', `${this.#label}: this host delivers no WebSocket frames`);
     return delivery.deliver({ event, source, frame: result.frame, idempotencyKey: options.idempotencyKey });
   }
 
-  async #send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendTaskResult> {
+  /**
+   * The send task alone: an HTTP channel's `{ mid }`, or a WebSocket channel's encoded `{ frame }`
+   * for whoever owns the socket (the host, when this sandbox runs in a runner process).
+   * `onStarted` is called once the worker has the send in hand, before the plugin runs.
+   */
+  async sendTask(
+    event: PlainInboundEvent,
+    source: ChannelSource,
+    envelope: StdOutgoingMessageEnvelope,
+    options: SendMessageOptions,
+    onStarted?: () => void,
+  ): Promise<SendTaskResult> {
     const taskId = randomUUID();
-    this.#pendingSends.add(taskId);
+    this.#pendingSends.set(taskId, onStarted);
     try {
       return await this.#run({ type: 'channel.send', event, source: pickSource(source), envelope, options, taskId });
     } catch (error) {
@@ -173,10 +184,16 @@ export class ChannelSandbox {
     this.#pool.on('message', (message: WorkerEventMessage) => {
       if (message?.type === 'sandbox.bridge.open') exposeHostBridge(message.port, hostServices, logger, { channel: this.#label });
       if (message?.type === 'sandbox.worker.loaded') this.#workerLoaded(message.threadId);
-      if (message?.type === 'sandbox.task.started') this.#pendingSends.delete(message.taskId);
+      if (message?.type === 'sandbox.task.started') this.#sendStarted(message.taskId);
     });
     // A worker dying between calls (a plugin's stray timer throwing) must not become an unhandled 'error'.
     this.#pool.on('error', (error: unknown) => logger.error({ channel: this.#label, err: error }, 'A channel worker failed outside a call'));
+  }
+
+  #sendStarted(taskId: string): void {
+    const onStarted = this.#pendingSends.get(taskId);
+    this.#pendingSends.delete(taskId);
+    onStarted?.();
   }
 
   #workerLoaded(threadId: number): void {

@@ -38,6 +38,16 @@ export const SANDBOX_ERROR_CODES = {
     description: 'A send timed out or its worker died before the plugin was called: the platform surely did not get it.',
   },
   BOT_ERR_PLUGIN_SANDBOX_CLOSED: { status: 503, expose: false, description: 'The channel sandbox is closing or closed.' },
+  BOT_ERR_PLUGIN_RUNNER_DOWN: {
+    status: 503,
+    expose: false,
+    description: "The channel's runner process is not running (it died or was killed, and is being restarted with backoff).",
+  },
+  BOT_ERR_PLUGIN_ISOLATION_UNAVAILABLE: {
+    status: 503,
+    expose: false,
+    description: 'BOT_ISOLATION=strict and bubblewrap cannot run here, so the channel does not start.',
+  },
   BOT_ERR_PLUGIN_THREW: { status: 500, expose: false, description: 'Plugin code threw; the cause keeps its name, message and code.' },
   BOT_ERR_PLUGIN_INVALID_RESULT: { status: 500, expose: false, description: 'A handler method returned something the contract does not allow.' },
   BOT_ERR_PLUGIN_CALL_UNSUPPORTED: { status: 500, expose: false, description: 'The channel kind has no such method (e.g. a webhook call on a WebSocket channel).' },

@@ -4,14 +4,14 @@ import pino from 'pino';
 import { after, before, describe, test } from 'node:test';
 import { createChannelRegistry } from '../../../host/channels/create-channel-registry.ts';
 import type { ChannelRegistry } from '../../../host/channels/channel-registry.ts';
-import type { ChannelSandbox } from '../../../host/channels/sandbox/channel-sandbox.ts';
+import type { ChannelCalls } from '../../../host/channels/channel-calls.ts';
 import { ChannelStateStore } from '../../../host/channels/channel-state-store.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.ts';
 
 const HOST_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const MIXED_ROOT = fileURLToPath(new URL('../../fixtures/plugin-roots/mixed', import.meta.url));
 
-let registry: ChannelRegistry<ChannelSandbox>;
+let registry: ChannelRegistry<ChannelCalls>;
 let database: TestDatabase;
 before(async () => {
   database = await createTestDatabase();

@@ -7,7 +7,7 @@ import { ChannelRegistry } from '../../../host/channels/channel-registry.ts';
 import { discoverChannels, type DiscoveryResult } from '../../../host/channels/discovery/discover-channels.ts';
 import { readHostProvidedVersions } from '../../../host/channels/discovery/host-provided-versions.ts';
 import { sandboxLoader } from '../../../host/channels/load-channel-in-sandbox.ts';
-import type { ChannelSandbox } from '../../../host/channels/sandbox/channel-sandbox.ts';
+import type { ChannelCalls } from '../../../host/channels/channel-calls.ts';
 
 const HOST_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -17,9 +17,9 @@ test('a rescan that fails after discovery closes the pools it started and keeps 
     hostServicesFor: () => ({ getAttachmentPublicUrl: async () => '' }),
     logger: pino({ level: 'silent' }),
   });
-  const discovered: DiscoveryResult<ChannelSandbox>[] = [];
+  const discovered: DiscoveryResult<ChannelCalls>[] = [];
   let statesFail = false;
-  const registry = new ChannelRegistry<ChannelSandbox>({
+  const registry = new ChannelRegistry<ChannelCalls>({
     discover: async () => {
       const results = await discoverChannels({ appRoot: HOST_ROOT, providedVersions: readHostProvidedVersions(HOST_ROOT), load });
       discovered.push(...results);

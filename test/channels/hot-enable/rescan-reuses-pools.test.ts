@@ -8,7 +8,7 @@ import { discoverChannels } from '../../../host/channels/discovery/discover-chan
 import { readHostProvidedVersions } from '../../../host/channels/discovery/host-provided-versions.ts';
 import { sandboxLoader } from '../../../host/channels/load-channel-in-sandbox.ts';
 import type { ChannelFile } from '../../../host/channels/discovery/scan-channel-files.ts';
-import type { ChannelSandbox } from '../../../host/channels/sandbox/channel-sandbox.ts';
+import type { ChannelCalls } from '../../../host/channels/channel-calls.ts';
 import { UpgradablePluginRoot } from './upgradable-plugin-root.ts';
 
 const HOST_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -25,7 +25,7 @@ test('a rescan starts workers only for channels whose code changed; the others k
     loads.push(file.realFile);
     return sandboxLoad(file);
   };
-  const registry = new ChannelRegistry<ChannelSandbox>({
+  const registry = new ChannelRegistry<ChannelCalls>({
     discover: (reuse) => discoverChannels({ appRoot: root.dir, providedVersions: readHostProvidedVersions(HOST_ROOT), load, reuse }),
     start: load,
     fingerprint: channelFingerprint,

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,8 @@ export class UpgradablePluginRoot {
 
   static async create(): Promise<UpgradablePluginRoot> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'bot-plugin-root-'));
+    // Readable by others, as an installed app is: a host running as root runs plugins as nobody.
+    await chmod(dir, 0o755);
     await mkdir(path.join(dir, 'node_modules'));
     await symlink(path.join(REPO_NODE_MODULES, '@bot-ai'), path.join(dir, 'node_modules', '@bot-ai'));
     return new UpgradablePluginRoot(dir);

@@ -1,0 +1,222 @@
+/**
+ * Host side of one channel's runner: the process (sandboxed when the host can) that holds the
+ * channel's worker pool. It keeps one running: a runner that dies, or that the watchdog stops
+ * for its memory or for CPU burned between calls, is started again with backoff, and until then
+ * the channel's calls fail at once with `BOT_ERR_PLUGIN_RUNNER_DOWN` (a webhook answers 503, a
+ * send is retried later). Each call is one IPC round trip.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type {
+  ChannelSource,
+  HostServices,
+  PlainInboundEvent,
+  PlainWebhookResponse,
+  SendMessageOptions,
+  SendMessageResult,
+  StdOutgoingMessageEnvelope,
+  WebhookRequest,
+  WebSocketFrame,
+} from '@bot-ai/api';
+import type { ChannelCalls, ChannelRuntimeStatus } from '../channel-calls.ts';
+import type { SandboxLogger } from '../sandbox/expose-host-bridge.ts';
+import type { ChannelDescription, PlainSubscriberData, PlainWebhookRequest, ReceiveFrameResult, ReceiveWebhookResult, SendTaskResult } from '../sandbox/protocol.ts';
+import { SandboxError } from '../sandbox/sandbox-error.ts';
+import type { FrameDelivery } from '../sandbox/sandbox-options.ts';
+import type { Isolation } from './detect-isolation.ts';
+import { pluginReadPaths, type ReadableTree } from './plugin-read-paths.ts';
+import { processTreeUsage } from './process-tree-usage.ts';
+import { runnerCommand } from './runner-command.ts';
+import { judgeUsage, type RunnerLimits, type WatchState } from './runner-limits.ts';
+import { RunnerProcess } from './runner-process.ts';
+import type { RunnerCall, RunnerPoolOptions } from './runner-protocol.ts';
+import { runtimeFiles } from './runtime-files.ts';
+
+export interface ChannelRunnerOptions {
+  /** Real path of the `*.channel.js` file. */
+  file: string;
+  /** Label in logs and errors (the file as discovered). */
+  label: string;
+  isolation: Isolation;
+  pool: RunnerPoolOptions;
+  hostServices: HostServices;
+  logger: SandboxLogger;
+  frameDelivery?: FrameDelivery;
+  limits: RunnerLimits;
+  /** Backoff between restarts: doubles from `initialMs` up to `maxMs`. */
+  restartDelay: { initialMs: number; maxMs: number };
+  /** Told of each unplanned end of the runner (metrics). */
+  onExit?(reason: string): void;
+}
+
+/** Beyond the pool's own call limit, the time a runner has to answer before it counts as stuck. */
+const RUNNER_GRACE_MS = 2_000;
+/** A runner up this long has recovered: its next failure restarts it after the first delay again. */
+const STABLE_AFTER_MS = 60_000;
+
+export class ChannelRunner implements ChannelCalls {
+  readonly #options: ChannelRunnerOptions;
+  readonly #readable: ReadableTree;
+  #process: RunnerProcess | undefined;
+  #state: ChannelRuntimeStatus['state'] = 'starting';
+  #restarts = 0;
+  #failuresInARow = 0;
+  #lastExit: ChannelRuntimeStatus['lastExit'];
+  #startedAt = 0;
+  #restartTimer: NodeJS.Timeout | undefined;
+  #watchdog: NodeJS.Timeout | undefined;
+  #watch: WatchState = { lastCpuMs: undefined, strikes: 0 };
+  #calledSinceLastLook = false;
+  readonly #inFlight = new Set<Promise<unknown>>();
+
+  private constructor(options: ChannelRunnerOptions) {
+    this.#options = options;
+    this.#readable = pluginReadPaths(options.file);
+  }
+
+  /** Starts the runner and resolves once its pool has loaded the plugin (which `describe()` then reports on). */
+  static async start(options: ChannelRunnerOptions): Promise<ChannelRunner> {
+    const runner = new ChannelRunner(options);
+    try {
+      await runner.#spawn();
+    } catch (error) {
+      await runner.close();
+      throw error;
+    }
+    runner.#watchdog = setInterval(() => runner.#look(), options.limits.intervalMs).unref();
+    return runner;
+  }
+
+  status(): ChannelRuntimeStatus {
+    const { tier, reason } = this.#options.isolation;
+    return { isolation: tier, isolationReason: reason, state: this.#state, pid: this.#process?.pid, restarts: this.#restarts, lastExit: this.#lastExit };
+  }
+
+  describe(): Promise<ChannelDescription> {
+    return this.#call({ method: 'describe' }) as Promise<ChannelDescription>;
+  }
+
+  verifyWebhook(req: PlainWebhookRequest | WebhookRequest, source: ChannelSource): Promise<PlainWebhookResponse> {
+    return this.#call({ method: 'verifyWebhook', request: plainRequest(req), source: pickSource(source) }) as Promise<PlainWebhookResponse>;
+  }
+
+  receiveWebhook(req: PlainWebhookRequest | WebhookRequest, source: ChannelSource): Promise<ReceiveWebhookResult> {
+    return this.#call({ method: 'receiveWebhook', request: plainRequest(req), source: pickSource(source) }) as Promise<ReceiveWebhookResult>;
+  }
+
+  receiveFrame(frame: WebSocketFrame, source: ChannelSource): Promise<ReceiveFrameResult> {
+    return this.#call({ method: 'receiveFrame', frame, source: pickSource(source) }) as Promise<ReceiveFrameResult>;
+  }
+
+  /** As ChannelSandbox.send: a WebSocket channel's encoded frame goes to `frameDelivery`, whose answer is the send's. */
+  async send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendMessageResult> {
+    const result = (await this.#call({ method: 'sendTask', event, source: pickSource(source), envelope, options })) as SendTaskResult;
+    if (!('frame' in result)) return result;
+    const delivery = this.#options.frameDelivery;
+    if (!delivery) throw new SandboxError('BOT_ERR_PLUGIN_CALL_UNSUPPORTED', `${this.#options.label}: this host delivers no WebSocket frames`);
+    return delivery.deliver({ event, source, frame: result.frame, idempotencyKey: options.idempotencyKey });
+  }
+
+  subscriberData(event: PlainInboundEvent, source: ChannelSource): Promise<PlainSubscriberData> {
+    return this.#call({ method: 'subscriberData', event, source: pickSource(source) }) as Promise<PlainSubscriberData>;
+  }
+
+  /** Refuses new calls, lets the runner finish those in flight (each bounded by its timeout), then stops it. */
+  async close(): Promise<void> {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    clearTimeout(this.#restartTimer);
+    clearInterval(this.#watchdog);
+    await this.#process?.close(this.#options.pool.callTimeoutMs + RUNNER_GRACE_MS);
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async #call(call: RunnerCall): Promise<unknown> {
+    const runner = this.#process;
+    if (this.#state === 'closed') throw new SandboxError('BOT_ERR_PLUGIN_SANDBOX_CLOSED', `${this.#options.label}: the sandbox is closed`);
+    if (this.#state !== 'running' || !runner) throw this.#downError();
+    this.#calledSinceLastLook = true;
+    const pending = runner.call(call, this.#options.pool.callTimeoutMs + RUNNER_GRACE_MS);
+    this.#inFlight.add(pending);
+    try {
+      return await pending;
+    } finally {
+      this.#inFlight.delete(pending);
+      this.#calledSinceLastLook = true;
+    }
+  }
+
+  async #spawn(): Promise<void> {
+    const { isolation, pool } = this.#options;
+    const command = runnerCommand({ tier: isolation.tier, readable: this.#readable, runtime: runtimeFiles(), maxHeapMb: pool.maxHeapMb, bwrapPath: isolation.bwrapPath });
+    const runner = new RunnerProcess({
+      command,
+      identity: isolation.identity.spawn,
+      fileUrl: pathToFileURL(path.resolve(this.#options.file)).href,
+      label: this.#options.label,
+      pool,
+      hostServices: this.#options.hostServices,
+      logger: this.#options.logger,
+    });
+    this.#process = runner;
+    this.#watch = { lastCpuMs: undefined, strikes: 0 };
+    void runner.exited().then((reason) => this.#exited(runner, reason));
+    // Spawning the sandbox costs a few hundred ms beyond the pool's own start.
+    await runner.ready(pool.startTimeoutMs + RUNNER_GRACE_MS);
+    this.#state = 'running';
+    this.#startedAt = Date.now();
+  }
+
+  #exited(runner: RunnerProcess, reason: string): void {
+    if (runner !== this.#process || this.#state === 'closed') return;
+    this.#lastExit = { reason, at: new Date().toISOString() };
+    if (this.#state === 'running') {
+      this.#options.logger.error({ channel: this.#options.label, reason }, 'A channel runner ended; it is restarted with backoff and the channel answers 503 meanwhile');
+      this.#options.onExit?.(reason);
+    }
+    this.#state = 'restarting';
+    this.#failuresInARow = Date.now() - this.#startedAt > STABLE_AFTER_MS ? 1 : this.#failuresInARow + 1;
+    const { initialMs, maxMs } = this.#options.restartDelay;
+    const delay = Math.min(maxMs, initialMs * 2 ** (this.#failuresInARow - 1));
+    this.#restartTimer = setTimeout(() => this.#restart(), delay).unref();
+  }
+
+  async #restart(): Promise<void> {
+    if (this.#state === 'closed') return;
+    this.#restarts++;
+    try {
+      await this.#spawn();
+      this.#options.logger.info({ channel: this.#options.label, restarts: this.#restarts }, 'A channel runner is running again');
+    } catch {
+      // Its exit schedules the next attempt; a start that timed out was killed, so it exits too.
+    }
+  }
+
+  /** The watchdog's look: memory of the whole process tree, and CPU burned with no call in flight. */
+  #look(): void {
+    const runner = this.#process;
+    const pid = runner?.pid;
+    if (this.#state !== 'running' || !runner || pid === undefined) return;
+    const usage = processTreeUsage(pid);
+    const idleThroughout = !runner.busy && !this.#calledSinceLastLook;
+    this.#calledSinceLastLook = false;
+    if (!usage) return;
+    const verdict = judgeUsage(usage, idleThroughout, this.#watch, this.#options.limits);
+    if (verdict) runner.kill(verdict);
+  }
+
+  #downError(): SandboxError {
+    const why = this.#lastExit ? `: it ${this.#lastExit.reason}` : '';
+    return new SandboxError('BOT_ERR_PLUGIN_RUNNER_DOWN', `${this.#options.label}: the channel's runner is ${this.#state}${why}`);
+  }
+}
+
+/** Only what the runner needs of the request: the exact bytes, never a parsed copy. */
+function plainRequest(req: PlainWebhookRequest): PlainWebhookRequest {
+  return { method: req.method, headers: req.headers, query: req.query, params: req.params, rawBody: req.rawBody };
+}
+
+/** Only the source's own fields leave the host, whatever else its record carries. */
+function pickSource({ id, ref, settings, active }: ChannelSource): ChannelSource {
+  return { id, ref, settings, active };
+}

@@ -1,0 +1,148 @@
+/**
+ * What a channel's runner may read: the runner's own code (the sandbox folders of the host), and
+ * the plugin's files with the modules it can resolve — its own package, and the packages of each
+ * `node_modules` folder on its way up to the file system's root, as Node's resolution walks them,
+ * but for other channel packages. Nothing else: no host source beyond the runner, no data
+ * directory, no other plugin. Package entries are listed one by one, so the same list serves as
+ * bubblewrap's binds and as the permission model's `--allow-fs-read` (which cannot carve a
+ * folder out of an allowed one).
+ *
+ * Links are kept as links: Node resolves a module through its real path and looks for the
+ * module's own dependencies from there, so a link bound as a plain folder would change what
+ * resolves. Each link on the way to a path is recreated inside the sandbox, and the real folder
+ * it leads to is bound.
+ */
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CHANNEL_PACKAGE = /^bot-channel-/;
+const HOST_ROOT = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+
+export interface ReadableTree {
+  /** Real folders and files, bound read-only at their own path. */
+  binds: string[];
+  /** Links recreated inside the sandbox: `[path, target as the link holds it]`. */
+  links: Array<[string, string]>;
+}
+
+/** Every path of the tree, links included: what the permission model must let the runner read. */
+export function readablePaths(tree: ReadableTree): string[] {
+  return [...tree.binds, ...tree.links.map(([link]) => link)];
+}
+
+/** The folders and files the runner of `realFile` (the channel file's real path) may read. */
+export function pluginReadPaths(realFile: string, hostRoot = HOST_ROOT): ReadableTree {
+  return asTree(pluginPaths(realFile, hostRoot));
+}
+
+function pluginPaths(realFile: string, hostRoot: string): string[] {
+  const root = pluginRoot(realFile);
+  const readable = new Set<string>([path.join(hostRoot, 'host/channels/sandbox'), path.join(hostRoot, 'host/channels/runner'), root]);
+  for (const start of [root, path.join(hostRoot, 'host')]) {
+    for (const dir of ancestors(start)) {
+      // Node reads the nearest package.json for a module's type.
+      if (existsSync(path.join(dir, 'package.json'))) readable.add(path.join(dir, 'package.json'));
+      const modules = path.join(dir, 'node_modules');
+      if (path.basename(dir) !== 'node_modules' && isDirectory(modules)) addPackages(modules, root, readable);
+    }
+  }
+  return [...readable];
+}
+
+/**
+ * The plugin's own files: the package it belongs to when that is a channel package (installed
+ * under `node_modules`, or an npm workspace), else a local channel's own folder.
+ */
+export function pluginRoot(realFile: string): string {
+  for (const dir of ancestors(path.dirname(realFile))) {
+    const parent = path.basename(path.dirname(dir));
+    if (parent === 'node_modules' || (parent.startsWith('@') && path.basename(path.dirname(path.dirname(dir))) === 'node_modules')) return dir;
+    if (existsSync(path.join(dir, 'package.json'))) return CHANNEL_PACKAGE.test(path.basename(dir)) ? dir : path.dirname(realFile);
+  }
+  return path.dirname(realFile);
+}
+
+/** Splits the paths into links on the way and real paths, dropping what a bound folder already holds. */
+function asTree(paths: string[]): ReadableTree {
+  const entries = new Map<string, string | undefined>();
+  for (const file of paths) addWithLinks(file, entries, 0);
+  const binds = [...entries].flatMap(([file, link]) => (link === undefined ? [file] : []));
+  const inside = (file: string) => binds.some((bind) => file.startsWith(`${bind}/`));
+  return {
+    binds: binds.filter((file) => !inside(file)),
+    links: [...entries].flatMap(([file, link]) => (link !== undefined && !inside(file) ? [[file, link] as [string, string]] : [])),
+  };
+}
+
+const MAX_LINK_DEPTH = 32;
+
+function addWithLinks(file: string, entries: Map<string, string | undefined>, depth: number): void {
+  const parts = path.resolve(file).split(path.sep).filter(Boolean);
+  let current: string = path.sep;
+  for (const [index, part] of parts.entries()) {
+    const next = path.join(current, part);
+    let target: string;
+    try {
+      if (!lstatSync(next).isSymbolicLink()) {
+        current = next;
+        continue;
+      }
+      target = readlinkSync(next);
+    } catch {
+      return; // vanished or unreadable: nothing to bind
+    }
+    entries.set(next, target);
+    if (depth < MAX_LINK_DEPTH) addWithLinks(path.join(path.resolve(current, target), ...parts.slice(index + 1)), entries, depth + 1);
+    return;
+  }
+  if (!entries.has(current)) entries.set(current, undefined);
+}
+
+function ancestors(start: string): string[] {
+  const found: string[] = [];
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    found.push(dir);
+    if (dir === path.dirname(dir)) return found;
+  }
+}
+
+/** Each package of a `node_modules` folder but other channels; a linked one at its real path too. */
+function addPackages(modules: string, root: string, readable: Set<string>): void {
+  for (const entry of packageEntries(modules)) {
+    const full = path.join(modules, entry.name);
+    const real = realpathOrUndefined(full);
+    if (!real || (CHANNEL_PACKAGE.test(path.basename(entry.name)) && real !== root)) continue;
+    readable.add(full);
+    if (real !== full) readable.add(real);
+  }
+}
+
+/**
+ * Top-level entries and those of scopes (`@bot-ai/api`, the scope folder itself possibly a link);
+ * dot entries (`.bin`, caches) are not packages.
+ */
+function packageEntries(modules: string): Array<{ name: string }> {
+  const entries = readdirSync(modules, { withFileTypes: true }).filter((entry) => !entry.name.startsWith('.'));
+  const plain = entries.filter((entry) => !entry.name.startsWith('@'));
+  const scoped = entries
+    .filter((entry) => entry.name.startsWith('@') && isDirectory(path.join(modules, entry.name)))
+    .flatMap((scope) => readdirSync(path.join(modules, scope.name)).map((name) => ({ name: `${scope.name}/${name}` })));
+  return [...plain, ...scoped];
+}
+
+function realpathOrUndefined(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Everything that crosses the IPC channel between the host and a channel's runner process (the
+ * sandboxed process holding that channel's worker pool). Node's `advanced` serialization carries
+ * it, so a webhook's raw bytes travel as a Uint8Array without re-encoding. The runner is treated
+ * as hostile: the host checks the shape of every message it receives (see isRunnerMessage).
+ *
+ * Loaded inside the runner by Node's type stripping: erasable TypeScript only.
+ */
+import type { ChannelSource, PlainInboundEvent, SendMessageOptions, StdOutgoingMessageEnvelope, WebSocketFrame } from '@bot-ai/api';
+import type { LogLevel, PlainWebhookRequest, SandboxReply } from '../sandbox/protocol.ts';
+import type { SerializedError } from '../sandbox/sandbox-error.ts';
+
+/** The sandbox limits the runner applies to its worker pool. */
+export interface RunnerPoolOptions {
+  callTimeoutMs: number;
+  startTimeoutMs: number;
+  hostCallTimeoutMs?: number;
+  maxHeapMb: number;
+  idleTimeoutMs: number;
+  maxQueue: number;
+  maxThreads: number;
+}
+
+/** One call into the channel, as the runner's ChannelSandbox method it maps to. */
+export type RunnerCall =
+  | { method: 'describe' }
+  | { method: 'verifyWebhook'; request: PlainWebhookRequest; source: ChannelSource }
+  | { method: 'receiveWebhook'; request: PlainWebhookRequest; source: ChannelSource }
+  | { method: 'receiveFrame'; frame: WebSocketFrame; source: ChannelSource }
+  | { method: 'sendTask'; event: PlainInboundEvent; source: ChannelSource; envelope: StdOutgoingMessageEnvelope; options: SendMessageOptions }
+  | { method: 'subscriberData'; event: PlainInboundEvent; source: ChannelSource };
+
+export type RunnerCallMethod = RunnerCall['method'];
+
+/** Host → runner. */
+export type HostToRunnerMessage =
+  | { type: 'runner.init'; fileUrl: string; label: string; pool: RunnerPoolOptions }
+  | { type: 'runner.call'; id: number; call: RunnerCall }
+  | { type: 'runner.service.reply'; id: number; reply: SandboxReply<unknown> }
+  | { type: 'runner.close' };
+
+/** Runner → host. */
+export type RunnerToHostMessage =
+  | { type: 'runner.ready' }
+  | { type: 'runner.init.failed'; error: SerializedError }
+  | { type: 'runner.reply'; id: number; reply: SandboxReply<unknown> }
+  /** A send reached the plugin: failing after this, it may have reached the platform. */
+  | { type: 'runner.send.started'; id: number }
+  /** A host service (attachment URLs, egress) called by plugin code, relayed by name. */
+  | { type: 'runner.service'; id: number; method: string; args: unknown[] }
+  | { type: 'runner.log'; level: LogLevel; message: string; fields: Record<string, unknown> }
+  /** The last message of a runner asked to close: everything before it has been sent. */
+  | { type: 'runner.closed' };
+
+const LOG_LEVELS: ReadonlySet<unknown> = new Set(['debug', 'info', 'warn', 'error']);
+
+/** A runner's message has the shape its type promises; anything else is ignored (and logged). */
+export function isRunnerMessage(value: unknown): value is RunnerToHostMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const message = value as Record<string, unknown>;
+  switch (message.type) {
+    case 'runner.ready':
+    case 'runner.closed':
+      return true;
+    case 'runner.init.failed':
+      return isPlainError(message.error);
+    case 'runner.reply':
+      return isId(message.id) && isReply(message.reply);
+    case 'runner.send.started':
+      return isId(message.id);
+    case 'runner.service':
+      return isId(message.id) && typeof message.method === 'string' && Array.isArray(message.args);
+    case 'runner.log':
+      return LOG_LEVELS.has(message.level) && typeof message.message === 'string' && isRecord(message.fields);
+    default:
+      return false;
+  }
+}
+
+function isId(value: unknown): value is number {
+  return Number.isSafeInteger(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isPlainError(value: unknown): value is SerializedError {
+  return isRecord(value) && typeof value.name === 'string' && typeof value.message === 'string';
+}
+
+function isReply(value: unknown): value is SandboxReply<unknown> {
+  if (!isRecord(value)) return false;
+  return value.ok === true ? 'value' in value : value.ok === false && isPlainError(value.error);
+}
