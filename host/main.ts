@@ -12,6 +12,8 @@ import { ConfigError, loadConfig } from './config/load-config.ts';
 import { resolveSecrets } from './config/persisted-secrets.ts';
 import { createKnex } from './db/create-knex.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.ts';
+import { ensurePrivateDir } from './db/embedded/ensure-private-dir.ts';
+import { postgresAccount } from './db/embedded/postgres-account.ts';
 import { migrateToLatest } from './db/migration-source.ts';
 import { createLogger } from './logging/create-logger.ts';
 import { EXPIRED_MEMORY_RECORDS, TtlSweeper, type SweepTarget } from './memory/records/ttl-sweeper.ts';
@@ -140,7 +142,12 @@ function readConfigOrExit(): Config {
   }
 }
 
+/**
+ * The data directory holds the cluster and the generated secrets: it is made private first (as
+ * root, passable by the cluster's own account, which must reach its data inside it).
+ */
 async function startEmbedded(config: Config, logger: Logger): Promise<EmbeddedDatabase> {
+  await ensurePrivateDir(config.BOT_DATA_DIR, await postgresAccount());
   const dir = `${config.BOT_DATA_DIR}/postgres`;
   logger.info({ dir }, 'no DATABASE_URL: starting the embedded PostgreSQL');
   return startEmbeddedPostgres({ dir, port: config.BOT_DB_EMBEDDED_PORT, logger });

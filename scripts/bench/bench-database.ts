@@ -43,8 +43,9 @@ async function startServer(): Promise<{ url: string; label: string; stop(): Prom
   const dir = await mkdtemp(path.join(tmpdir(), 'bot-bench-pg-'));
   const embedded: EmbeddedDatabase = await startEmbeddedPostgres({ dir, port: 0, persistent: false });
   return {
-    url: embedded.url,
-    label: `embedded, ${new URL(embedded.url).host}`,
+    // The superuser: the benchmark creates a database of its own on it.
+    url: embedded.adminUrl,
+    label: `embedded, ${new URL(embedded.adminUrl).host}`,
     async stop() {
       await embedded.stop();
       await rm(dir, { recursive: true, force: true });

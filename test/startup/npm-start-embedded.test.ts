@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import pg from 'pg';
+import { findFreePort } from '../../host/db/embedded-postgres.ts';
 import { startHostProcess } from '../support/host-process.ts';
 
-// This file proves the embedded default: `npm start` with no DATABASE_URL at all.
+// This file proves the embedded default: `npm start` with no DATABASE_URL at all. The data
+// directory is mkdtemp's (0700): as root, the host itself lets the cluster's account through.
 const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-start-'));
-await chmod(dataDir, 0o755); // as root, the embedded PostgreSQL runs as `postgres` and must enter it
 after(() => rm(dataDir, { recursive: true, force: true }));
 
 const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as any }); // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -19,11 +21,28 @@ function assertStoppedCleanly(output: string): void {
   assert.doesNotMatch(output, /error while shutting down/, output);
 }
 
+/** The roles the running host's connections log in as, asked as the cluster's superuser. */
+async function hostRoles(port: number): Promise<Array<{ role: string; superuser: boolean }>> {
+  const password = await readFile(path.join(dataDir, 'postgres', 'password'), 'utf8');
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ role: string; superuser: boolean }>(`
+      SELECT DISTINCT a.usename AS role, r.rolsuper AS superuser
+      FROM pg_stat_activity a JOIN pg_roles r ON r.oid = a.usesysid WHERE a.application_name = 'bot-host'`);
+    return rows;
+  } finally {
+    await client.end();
+  }
+}
+
 test('npm start on a fresh data directory, then again on the same data, keeps state and secrets', async () => {
-  const first = await startHostProcess({ BOT_DATA_DIR: dataDir });
+  const databasePort = await findFreePort();
+  const first = await startHostProcess({ BOT_DATA_DIR: dataDir, BOT_DB_EMBEDDED_PORT: String(databasePort) });
   let token: string;
   try {
     assert.equal((await fetch(`${first.url}/health/ready`)).status, 200);
+    assert.deepEqual(await hostRoles(databasePort), [{ role: 'bot_app', superuser: false }], 'the host connects as the application role');
     const code = /\/login#code=([\w-]+)/.exec(first.output())?.[1];
     assert.ok(code, `no login link in:\n${first.output()}`);
     const login = await json(await fetch(`${first.url}/api/auth/login`, {
@@ -53,6 +72,13 @@ test('npm start on a fresh data directory, then again on the same data, keeps st
   }
   assertStoppedCleanly(first.output());
   assert.ok(!existsSync(path.join(dataDir, 'postgres', 'data', 'postmaster.pid')), 'embedded PostgreSQL still running');
+  // Private to the host (as root, enterable by the cluster's account group), passwords 0600.
+  const privateDirMode = process.getuid?.() === 0 ? 0o710 : 0o700;
+  const modeOf = async (file: string) => (await stat(path.join(dataDir, file))).mode & 0o7777;
+  assert.deepEqual(
+    [await modeOf('.'), await modeOf('postgres'), await modeOf('postgres/password'), await modeOf('postgres/app-password')],
+    [privateDirMode, privateDirMode, 0o600, 0o600],
+  );
 
   const second = await startHostProcess({ BOT_DATA_DIR: dataDir });
   try {
