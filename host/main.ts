@@ -20,6 +20,7 @@ import { EXPIRED_MEMORY_RECORDS, TtlSweeper, type SweepTarget } from './memory/r
 import { oldWebChatReplies } from './websockets/web-chat-reply-retention.ts';
 import { printAdminLoginLink } from './print-admin-login-link.ts';
 import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts';
+import { egressLimitsFrom } from './egress/egress-limits.ts';
 import { createServices } from './services.ts';
 import { listen } from './http/listen.ts';
 import { JobEngine } from './dispatch/job-engine.ts';
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
       publicBaseUrl: () => config.BOT_PUBLIC_URL ?? `http://${config.HOST}:${listeningPort}`,
     },
     webChat: { sessionSecret: secrets.webSessionSecret },
+    egress: { limits: egressLimitsFrom(config) },
     workflows: {
       models: createModelResolver({ config, namedApiKeys: readNamedApiKeys(process.env) }),
       expressionTimeoutMs: config.BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS,
@@ -71,6 +73,8 @@ async function main(): Promise<void> {
       dispatchLeaseMs: config.BOT_DISPATCH_LEASE_MS,
     },
   });
+  // Closed after the channels (closers run in reverse): no plugin is left to ask for egress.
+  closers.unshift(() => services.egress.close());
   closers.unshift(() => services.channels.close());
   await services.channels.load();
   // Started after the first discovery: a notice before it would have nothing to apply to.

@@ -27,6 +27,9 @@ import type { ModelResolver } from './workflows/runtime/action.ts';
 import type { WorkflowRunner } from './workflows/runtime/workflow-runner.ts';
 import { createWebChat, type WebChat, type WebChatOptions } from './websockets/create-web-chat.ts';
 import { HostMetrics } from './metrics/host-metrics.ts';
+import { ChannelEgress } from './egress/channel-egress.ts';
+import { EgressClient, type EgressClientOptions } from './egress/egress-client.ts';
+import { egressLimitsFrom } from './egress/egress-limits.ts';
 
 /** The long-lived objects the routes and background jobs share, built from the database. */
 export interface Services {
@@ -62,6 +65,8 @@ export interface Services {
   webChat: WebChat;
   /** Prometheus metrics, served at `/metrics`. */
   metrics: HostMetrics;
+  /** Performs plugins' `fetch` under the egress rules; main closes it after the channels. */
+  egress: EgressClient;
 }
 
 /** How workflows run; main passes the configured values, tests take the defaults or shorten them. */
@@ -88,21 +93,31 @@ export interface ServiceOptions {
   webChat?: Partial<WebChatOptions>;
   /** Also export the process's own metrics (CPU, memory, event loop): main does; tests need not. */
   processMetrics?: boolean;
+  /** Plugins' egress: main passes the BOT_EGRESS_* limits; tests may also point names at local listeners. */
+  egress?: Partial<EgressClientOptions>;
 }
 
 const HOST_ROOT = new URL('..', import.meta.url).pathname;
 
 
-export function createServices({ db, logger, now = () => new Date(), channels = {}, attachments = {}, workflows = {}, webChat: webChatOptions = {}, processMetrics = false }: ServiceOptions): Services {
+export function createServices({ db, logger, now = () => new Date(), channels = {}, attachments = {}, workflows = {}, webChat: webChatOptions = {}, processMetrics = false, egress = {} }: ServiceOptions): Services {
   const workflowOptions = { ...workflowDefaults(), ...workflows };
   const metrics = new HostMetrics(db, { processMetrics });
+  const egressClient = new EgressClient({ limits: egressLimitsFrom(), ...egress });
+  const channelEgress = new ChannelEgress({
+    client: egressClient,
+    channels: { get: (name) => channelRegistry.get(name) },
+    sources: { get: (id) => sources.get(id) },
+    countRefused: (channel, code) => metrics.egressRefused.inc({ channel, code }),
+    logger: logger.child({ component: 'egress' }),
+  });
   const channelStates = new ChannelStateStore(db);
   const webChat = createWebChat({ db, logger, now, ...webChatOptions });
   const channelRegistry = createChannelRegistry({
     appRoot: channels.appRoot ?? HOST_ROOT,
     hostRoot: channels.hostRoot ?? HOST_ROOT,
     sandbox: { ...(channels.sandbox ?? sandboxSettingsFrom()), frameDelivery: webChat.hub },
-    hostServicesFor: (channelName) => attachmentService.hostServicesFor(channelName),
+    hostServicesFor: (channelName) => ({ ...attachmentService.hostServicesFor(channelName), fetch: channelEgress.fetchFor(channelName) }),
     states: channelStates,
     logger,
   });
@@ -150,6 +165,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     dispatchMaxAttempts: workflowOptions.dispatchMaxAttempts,
     webChat,
     metrics,
+    egress: egressClient,
   };
 }
 

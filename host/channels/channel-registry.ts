@@ -19,6 +19,8 @@ export interface ChannelEntry<S> extends ChannelFile {
   origin: ChannelOrigin;
   /** Hash of the channel's code on disk; a rescan replaces the pool only when it changed. */
   fingerprint: string;
+  /** The host names its package declares in `bot.egress`: where its `fetch` may go (public addresses only). */
+  egress: string[];
   description: ChannelDescription;
   enabled: boolean;
   /** The running sandbox pool; absent while disabled, or when it failed to start (see `failure`). */
@@ -207,6 +209,7 @@ export class ChannelRegistry<S = unknown> {
       name: result.name,
       package: result.package,
       fingerprint: knownFingerprint ?? (await this.deps.fingerprint(result.realFile)),
+      egress: result.egress,
       description: result.loaded.description,
       enabled: true,
       loaded: result.loaded,

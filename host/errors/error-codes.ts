@@ -99,6 +99,17 @@ export const ERROR_CODES = {
   BOT_ERR_SUBSCRIBER_NOT_FOUND: { status: 404, expose: true, description: 'No subscriber has this id.' },
   BOT_ERR_INBOUND_EVENT_BUSY: { status: 409, expose: true, description: 'Another instance holds a live claim on the inbound event; the job is tried again later.' },
   BOT_ERR_WORKFLOW_RUN_ABANDONED: { status: 500, expose: false, description: 'The host running the workflow stopped before the run ended; a later attempt of its event took over.' },
+  BOT_ERR_EGRESS_UNAVAILABLE: { status: 503, expose: false, description: 'No egress service performs the plugin\'s `fetch`: the plugin runs outside a host (a unit test without host services), or its sandbox was given none.' },
+  BOT_ERR_EGRESS_BAD_URL: { status: 400, expose: false, description: 'A plugin\'s `fetch` named no absolute http(s) URL, or one with credentials in it.' },
+  BOT_ERR_EGRESS_BAD_REQUEST: { status: 400, expose: false, description: 'A plugin\'s `fetch` had a malformed method or header, or a method the host does not send (CONNECT, TRACE, TRACK).' },
+  BOT_ERR_EGRESS_HOST_NOT_ALLOWED: { status: 403, expose: false, description: 'A plugin\'s `fetch` went to neither a host its package declares in `bot.egress` nor the exact origin of an `x-egress` setting of the source it serves.' },
+  BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC: { status: 403, expose: false, description: 'A host declared in `bot.egress` resolved to a loopback, private, link-local, CGNAT, multicast, reserved or otherwise non-public address.' },
+  BOT_ERR_EGRESS_REDIRECT_REFUSED: { status: 403, expose: false, description: 'A redirect led where the egress rules refuse to go, or the plugin\'s `fetch` asked for `redirect: \'error\'`.' },
+  BOT_ERR_EGRESS_TOO_MANY_REDIRECTS: { status: 502, expose: false, description: 'A plugin\'s `fetch` was redirected more than `BOT_EGRESS_MAX_REDIRECTS` times.' },
+  BOT_ERR_EGRESS_REQUEST_TOO_LARGE: { status: 413, expose: false, description: 'A plugin\'s `fetch` body is larger than `BOT_EGRESS_MAX_REQUEST_BYTES`.' },
+  BOT_ERR_EGRESS_RESPONSE_TOO_LARGE: { status: 502, expose: false, description: 'The answer to a plugin\'s `fetch` is larger than `BOT_EGRESS_MAX_RESPONSE_BYTES`; the transfer was stopped.' },
+  BOT_ERR_EGRESS_TIMEOUT: { status: 504, expose: false, description: 'A plugin\'s `fetch` (redirects and body included) took longer than `BOT_EGRESS_TIMEOUT_MS`, or than the sandbox\'s host-call limit.' },
+  BOT_ERR_EGRESS_FAILED: { status: 502, expose: false, description: 'The destination of a plugin\'s `fetch` could not be reached (name resolution, connection, TLS) or the connection broke.' },
 } as const satisfies Record<string, { status: number; expose: boolean; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

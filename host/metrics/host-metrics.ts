@@ -42,6 +42,12 @@ export class HostMetrics {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
+  readonly egressRefused = new Counter({
+    name: 'bot_egress_refused_total',
+    help: "Plugins' fetch requests the host refused or could not complete, by channel and BOT_ERR_EGRESS_* code",
+    labelNames: ['channel', 'code'] as const,
+    registers: [this.registry],
+  });
   readonly jobRunnerRestarts = new Counter({
     name: 'bot_job_runner_restarts_total',
     help: 'Times the job runner was started again after it died (a database restart)',

@@ -54,6 +54,8 @@ export async function createTestApp(
     channels?: ServiceOptions['channels'];
     attachments?: ServiceOptions['attachments'];
     workflows?: ServiceOptions['workflows'];
+    /** Plugins' egress: limits, and a resolver pointing names at local listeners. */
+    egress?: ServiceOptions['egress'];
     /** Default: silent. Pass one writing somewhere readable to check what the host logs. */
     logger?: Logger;
   } = {},
@@ -67,6 +69,7 @@ export async function createTestApp(
     now: clock.now,
     ...(options.channels ? { channels: options.channels } : {}),
     ...(options.workflows ? { workflows: options.workflows } : {}),
+    ...(options.egress ? { egress: options.egress } : {}),
     attachments: { dir: attachmentsDir, secret: TEST_DOWNLOAD_SECRET, publicBaseUrl: TEST_PUBLIC_URL, ...options.attachments },
   });
   const app = buildApp(services, { authSecret: TEST_AUTH_SECRET, maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024 });
@@ -102,6 +105,7 @@ export async function createTestApp(
     async close() {
       await services.channelSync.close();
       await services.channels.close();
+      await services.egress.close();
       await database.close();
       await rm(attachmentsDir, { recursive: true, force: true });
     },

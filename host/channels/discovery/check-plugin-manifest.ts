@@ -1,20 +1,29 @@
 import { createRequire } from 'node:module';
 import semver from 'semver';
+import { checkEgressHosts } from './check-egress-hosts.ts';
 import type { ChannelFile } from './scan-channel-files.ts';
 import { PluginRejection } from './plugin-rejection.ts';
 import type { PluginManifest } from './read-plugin-manifest.ts';
 
 const PACKAGE_PREFIX = 'bot-channel-';
 
+/** What the manifest check establishes for the host to act on. */
+export interface CheckedManifest {
+  /** The host names the plugin may reach (`bot.egress`), normalised. */
+  egress: string[];
+}
+
 /**
  * Checks a package channel's manifest before any of its code runs: the name prefix, the two
- * required exports, and every peer range (checked with semver against what the host provides,
- * or resolvable from the plugin's own folder). Throws a PluginRejection naming the first problem.
+ * required exports, every peer range (checked with semver against what the host provides, or
+ * resolvable from the plugin's own folder) and the egress hosts. Throws a PluginRejection
+ * naming the first problem.
  */
-export function checkPluginManifest(channel: ChannelFile, manifest: PluginManifest | undefined, provided: Record<string, string>): void {
+export function checkPluginManifest(channel: ChannelFile, manifest: PluginManifest | undefined, provided: Record<string, string>): CheckedManifest {
   if (!manifest) throw new PluginRejection('BOT_ERR_PLUGIN_MANIFEST_MISSING', `No package.json found above ${channel.file}`);
   if (channel.origin === 'package') checkPackageShape(manifest);
   for (const [peer, range] of Object.entries(manifest.peerDependencies)) checkPeer(manifest, peer, range, provided);
+  return { egress: checkEgressHosts(manifest.egress) };
 }
 
 function checkPackageShape(manifest: PluginManifest): void {

@@ -30,6 +30,8 @@ export interface DiscoveryResult<S = unknown> {
   loaded: LoadedChannel<S> | undefined;
   /** The sandbox is one already running, handed back by `reuse`: discovery never closes it. */
   reused: boolean;
+  /** The host names the package declares in `bot.egress` (none when rejected). */
+  egress: string[];
 }
 
 export interface DiscoveryOptions<S> {
@@ -62,13 +64,13 @@ async function examine<S>(channel: ChannelFile, options: DiscoveryOptions<S>): P
     package: manifest?.name && manifest.version ? { name: manifest.name, version: manifest.version } : undefined,
   };
   try {
-    checkPluginManifest(channel, manifest, options.providedVersions);
+    const { egress } = checkPluginManifest(channel, manifest, options.providedVersions);
     const running = await options.reuse?.(channel);
     const loaded = running ?? (await options.load(channel));
-    return { ...base, status: 'registered', name: loaded.description.name, code: undefined, message: undefined, loaded, reused: running !== undefined };
+    return { ...base, status: 'registered', name: loaded.description.name, code: undefined, message: undefined, loaded, reused: running !== undefined, egress };
   } catch (error) {
     const { code, message } = describeFailure(error);
-    return { ...base, status: 'rejected', name: undefined, code, message, loaded: undefined, reused: false };
+    return { ...base, status: 'rejected', name: undefined, code, message, loaded: undefined, reused: false, egress: [] };
   }
 }
 

@@ -9,6 +9,7 @@ export const DISCOVERY_CODES = {
   BOT_ERR_PLUGIN_PEER_UNSATISFIED: 'A peer dependency range excludes the version the host provides.',
   BOT_ERR_PLUGIN_PEER_UNRESOLVED: 'A peer dependency the host does not provide cannot be resolved from the plugin.',
   BOT_ERR_PLUGIN_DUPLICATE_NAME: 'Another registered channel already has this name.',
+  BOT_ERR_PLUGIN_EGRESS_INVALID: 'The manifest\'s "bot.egress" is not an array of host names.',
 } as const;
 
 export type DiscoveryCode = keyof typeof DISCOVERY_CODES;

@@ -9,6 +9,8 @@ export interface PluginManifest {
   version: string | undefined;
   exports: unknown;
   peerDependencies: Record<string, string>;
+  /** `bot.egress` as written (the hosts the plugin may reach); checked by checkEgressHosts. */
+  egress: unknown;
 }
 
 /**
@@ -38,9 +40,15 @@ async function readManifestIn(dir: string): Promise<PluginManifest | undefined> 
     version: typeof json.version === 'string' ? json.version : undefined,
     exports: json.exports,
     peerDependencies: isStringRecord(json.peerDependencies) ? json.peerDependencies : {},
+    // A `bot` that is not an object declares nothing readable: null, which the check refuses.
+    egress: isRecord(json.bot) ? json.bot.egress : json.bot === undefined ? undefined : null,
   };
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {
   return typeof value === 'object' && value !== null && Object.values(value).every((item) => typeof item === 'string');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,10 +4,10 @@
  * handler would drop it) and without the host's stack.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { HostServices } from '@bot-ai/api';
+import type { EgressRequest, EgressResponse, HostServices } from '@bot-ai/api';
 import { expose } from 'comlink';
 import type { HostBridge, LogLevel, SandboxReply } from './protocol.ts';
-import { serializeError } from './sandbox-error.ts';
+import { serializeError, type SerializedError } from './sandbox-error.ts';
 
 /** The logger calls the sandbox makes; a pino logger fits. */
 export type SandboxLogger = Record<LogLevel, (fields: Record<string, unknown>, message: string) => void>;
@@ -18,6 +18,7 @@ const LOG_LEVELS: ReadonlySet<string> = new Set<LogLevel>(['debug', 'info', 'war
 export function exposeHostBridge(port: MessagePort, services: HostServices, logger: SandboxLogger, fields: Record<string, unknown>): void {
   const bridge: HostBridge = {
     getAttachmentPublicUrl: (sourceId, attachmentRef) => reply(() => services.getAttachmentPublicUrl(String(sourceId), String(attachmentRef))),
+    fetch: (request) => reply(() => performEgress(services, request)),
     log(level, message, extra) {
       const known = LOG_LEVELS.has(level) ? level : 'info';
       logger[known]({ ...extra, ...fields }, String(message));
@@ -28,11 +29,23 @@ export function exposeHostBridge(port: MessagePort, services: HostServices, logg
   port.unref();
 }
 
+/** A host without an egress service refuses every request, with a code the SDK passes on. */
+function performEgress(services: HostServices, request: EgressRequest): Promise<EgressResponse> {
+  if (!services.fetch) {
+    return Promise.reject(Object.assign(new Error('This host performs no egress for its channels'), { code: 'BOT_ERR_EGRESS_UNAVAILABLE' }));
+  }
+  return services.fetch(request);
+}
+
 async function reply<T>(run: () => Promise<T>): Promise<SandboxReply<T>> {
   try {
     return { ok: true, value: await run() };
   } catch (error) {
-    const { stack: _stack, ...plain } = serializeError(error);
-    return { ok: false, error: plain };
+    return { ok: false, error: withoutStacks(serializeError(error)) };
   }
+}
+
+/** The causes too: an egress failure wraps the HTTP client's errors, whose stacks are the host's. */
+function withoutStacks({ stack: _stack, cause, ...plain }: SerializedError): SerializedError {
+  return cause ? { ...plain, cause: withoutStacks(cause) } : plain;
 }

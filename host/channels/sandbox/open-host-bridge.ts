@@ -1,12 +1,12 @@
 /**
  * Worker side: opens the Comlink channel to the host's services and installs them for the
- * plugin (`channelAttachmentService`), and sends the plugin's console output to the host's
- * logger. Comlink alone waits forever for an answer, so every call has a time limit.
+ * plugin (`channelAttachmentService`, the SDK's `fetch`), and sends the plugin's console output
+ * to the host's logger. Comlink alone waits forever for an answer, so every call has a time limit.
  */
 import { format } from 'node:util';
 import { MessageChannel, parentPort } from 'node:worker_threads';
-import { installHostServices } from '@bot-ai/api';
-import { wrap, type Remote } from 'comlink';
+import { installHostServices, type EgressRequest, type EgressResponse } from '@bot-ai/api';
+import { transfer, wrap, type Remote } from 'comlink';
 import type { BridgeOpenMessage, HostBridge, LogLevel, SandboxReply } from './protocol.ts';
 import { deserializeError, SandboxError } from './sandbox-error.ts';
 import { withTimeout } from './with-timeout.ts';
@@ -22,20 +22,44 @@ export function openHostBridge(hostCallTimeoutMs: number): void {
   installHostServices({
     getAttachmentPublicUrl: (sourceId, attachmentRef) =>
       callHost('getAttachmentPublicUrl', bridge.getAttachmentPublicUrl(sourceId, attachmentRef), hostCallTimeoutMs),
+    fetch: (request) => callEgress(bridge, request, hostCallTimeoutMs),
   });
   forwardConsole(bridge);
 }
 
 async function callHost<T>(service: string, call: Promise<SandboxReply<T>>, ms: number): Promise<T> {
-  const reply = await withTimeout(
-    call,
-    ms,
-    () => new SandboxError('BOT_ERR_PLUGIN_HOST_SERVICE_TIMEOUT', `The host did not answer ${service}() within ${ms} ms`),
-  );
+  const reply = await replyWithin(service, call, ms);
   if (reply.ok) return reply.value;
   throw new SandboxError('BOT_ERR_PLUGIN_HOST_SERVICE_FAILED', `The host service ${service}() failed: ${reply.error.message}`, {
     cause: deserializeError(reply.error),
   });
+}
+
+function replyWithin<T>(service: string, call: Promise<SandboxReply<T>>, ms: number): Promise<SandboxReply<T>> {
+  return withTimeout(call, ms, () => new SandboxError('BOT_ERR_PLUGIN_HOST_SERVICE_TIMEOUT', `The host did not answer ${service}() within ${ms} ms`));
+}
+
+/**
+ * `fetch` through the host. The request carries a deadline a little inside this worker's own
+ * limit, so the host's coded answer (`BOT_ERR_EGRESS_TIMEOUT`) normally arrives before the
+ * worker stops waiting. A refusal is rethrown as the host's error itself, so the plugin sees
+ * `BOT_ERR_EGRESS_*` as the code of what `fetch` rejects with.
+ */
+async function callEgress(bridge: Remote<HostBridge>, request: EgressRequest, ms: number): Promise<EgressResponse> {
+  const deadline = ms - Math.min(250, Math.floor(ms / 10));
+  const timed = { ...request, timeoutMs: Math.max(1, Math.min(request.timeoutMs ?? deadline, deadline)) };
+  const transfers = request.body && ownsItsBuffer(request.body) ? [request.body.buffer as ArrayBuffer] : [];
+  const reply = await replyWithin('fetch', bridge.fetch(transfer(timed, transfers)), ms);
+  if (reply.ok) return reply.value;
+  throw deserializeError(reply.error);
+}
+
+/**
+ * A body that is its buffer's only view (the SDK's own copy) is moved to the host's thread, not
+ * copied; a view into a shared buffer (Node's Buffer pool) must stay, or the pool goes with it.
+ */
+function ownsItsBuffer(view: Uint8Array): boolean {
+  return view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
 }
 
 /** Fire and forget: a plugin's log line must never wait for, or fail because of, the host. */

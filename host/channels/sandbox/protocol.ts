@@ -6,6 +6,8 @@ import type { MessagePort } from 'node:worker_threads';
 import type {
   ChannelCapabilities,
   ChannelSource,
+  EgressRequest,
+  EgressResponse,
   PlainInboundEvent,
   PlainWebhookResponse,
   SendMessageOptions,
@@ -135,5 +137,7 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 /** Host services a worker calls over Comlink; replies are data so errors keep their `code`. */
 export interface HostBridge {
   getAttachmentPublicUrl(sourceId: string, attachmentRef: string): Promise<SandboxReply<string>>;
+  /** The SDK's `fetch`, performed by the host under its egress rules. */
+  fetch(request: EgressRequest): Promise<SandboxReply<EgressResponse>>;
   log(level: LogLevel, message: string, fields: Record<string, unknown>): void;
 }

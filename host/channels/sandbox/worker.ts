@@ -7,7 +7,7 @@
  * TypeScript only — no enums, namespaces or constructor parameter properties.
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import type { HttpChannelHandler, WebSocketChannelHandler } from '@bot-ai/api';
+import { runForSource, type HttpChannelHandler, type WebSocketChannelHandler } from '@bot-ai/api';
 import { sendTask, subscriberDataTask } from './event-tasks.ts';
 import { encodeFrameTask, receiveFrameTask } from './frame-tasks.ts';
 import { loadChannelHandler, type LoadedHandler } from './load-channel-handler.ts';
@@ -30,7 +30,10 @@ loading.then(
 /** Runs one task; never throws, so Piscina only ever sees a crash when the worker really dies. */
 export default async function runSandboxTask(request: SandboxRequest): Promise<SandboxReply<unknown>> {
   try {
-    return { ok: true, value: await dispatch(await loading, request) };
+    const loaded = await loading;
+    // The plugin's `fetch` reads the source it serves from here: egress rules are per source.
+    const sourceId = 'source' in request ? request.source.id : undefined;
+    return { ok: true, value: await runForSource(sourceId, () => dispatch(loaded, request)) };
   } catch (error) {
     return { ok: false, error: serializeError(error) };
   }

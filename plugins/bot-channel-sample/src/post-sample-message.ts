@@ -1,4 +1,4 @@
-import { ChannelError, PlatformResponseError, retryAfterMs, z } from '@bot-ai/api';
+import { ChannelError, fetch, PlatformResponseError, retryAfterMs, z } from '@bot-ai/api';
 import type { SampleOutgoingMessage } from './sample-encoder.ts';
 
 /** How long one send may take before it is abandoned (below the host's per-call time limit). */
@@ -21,9 +21,11 @@ export interface SampleSendRequest {
 }
 
 /**
- * Posts one message to `{apiUrl}/messages` and returns the platform's message id. Throws
- * `PlatformResponseError` naming the status (and any `Retry-After`) on a non-2xx answer, and a `ChannelError` when the
- * platform cannot be reached in time or answers without an id.
+ * Posts one message to `{apiUrl}/messages` through the SDK's `fetch` (the host performs it: the
+ * source's `api_url` is this channel's one allowed destination) and returns the platform's
+ * message id. Throws `PlatformResponseError` naming the status (and any `Retry-After`) on a
+ * non-2xx answer, and a `ChannelError` when the platform cannot be reached in time (or the host
+ * refuses the destination: the cause keeps its `BOT_ERR_EGRESS_*` code) or answers without an id.
  * @example
  * const mid = await postSampleMessage({
  *   apiUrl, apiKey, recipientId: 'user-1', message: { text: 'Hi' }, idempotencyKey, timeoutMs: 10_000,
@@ -56,7 +58,7 @@ async function fetchPlatform(request: SampleSendRequest): Promise<Response> {
       signal: AbortSignal.timeout(request.timeoutMs),
     });
   } catch (error) {
-    const timedOut = (error as Error).name === 'TimeoutError';
+    const timedOut = (error as Error).name === 'TimeoutError' || (error as { code?: unknown }).code === 'BOT_ERR_EGRESS_TIMEOUT';
     const reason = timedOut ? `did not answer within ${request.timeoutMs} ms` : 'could not be reached';
     throw new ChannelError('SAMPLE_ERR_PLATFORM_UNREACHABLE', `The platform at ${url} ${reason}`, { cause: error });
   }

@@ -23,6 +23,8 @@ export const sampleSettingsSchema = z.object({
       title: 'API URL',
       description: 'Base URL of the platform API (http or https); messages are sent to `{api_url}/messages`.',
       pattern: HTTP_URL_PATTERN,
+      // An endpoint: the host lets this channel's fetch reach exactly this URL's origin.
+      'x-egress': true,
     }),
   api_key: secret('API key', 'Sent as `Authorization: Bearer <api_key>` with every outgoing message.'),
   verify_token: secret(

@@ -1,4 +1,6 @@
-import { ChannelError, PlatformResponseError, z } from '@bot-ai/api';
+// The SDK's fetch, not the global one: plugins have no network of their own, the host performs
+// the request (to the source's `api_url` origin, or a host declared in package.json `bot.egress`).
+import { ChannelError, fetch, PlatformResponseError, z } from '@bot-ai/api';
 
 /** How long one send may take; keep it below the host's `BOT_SANDBOX_CALL_TIMEOUT_MS`. */
 export const SEND_TIMEOUT_MS = 4_000;

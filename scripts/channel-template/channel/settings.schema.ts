@@ -15,7 +15,9 @@ export const settingsSchema = z.object({
   api_url: z
     .url({ protocol: /^https?$/ })
     .default('https://api.__name__.example')
-    .meta({ title: 'API URL', description: 'Base URL of the platform API; messages are sent to `{api_url}/messages`.' }),
+    // `x-egress`: an endpoint. The host lets this channel's fetch reach exactly this URL's origin
+    // (the operator's choice, loopback included); other hosts go in package.json `bot.egress`.
+    .meta({ title: 'API URL', description: 'Base URL of the platform API; messages are sent to `{api_url}/messages`.', 'x-egress': true }),
   api_key: secret('API key', 'Sent as `Authorization: Bearer <api_key>` with every outgoing message.'),
   webhook_secret: secret('Webhook secret', 'Key of the HMAC-SHA256 signature header of incoming webhooks; empty rejects every POST.'),
 });

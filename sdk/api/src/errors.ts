@@ -81,3 +81,15 @@ export function retryAfterMs(header: string | null | undefined, now: Date = new 
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
 }
+
+/**
+ * What the SDK's `fetch` (and `this.http`) rejects with when the host refused the request or
+ * could not complete it. `code` is the host's reason: `BOT_ERR_EGRESS_HOST_NOT_ALLOWED`,
+ * `BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC`, `BOT_ERR_EGRESS_TIMEOUT`, … (see the README's egress
+ * section), or `BOT_ERR_EGRESS_UNAVAILABLE` when no host is there to perform it (a unit test
+ * that did not install host services).
+ * @example
+ * const code = await fetch('https://undeclared.example').catch((error: EgressError) => error.code);
+ * // 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED'
+ */
+export class EgressError extends ChannelError {}

@@ -11,6 +11,7 @@ export { ExtensionInject, applyExtensionInjections } from './decorators/extensio
 export { ChannelOutboundMessageEncoder } from './encoder/channel-outbound-message-encoder.ts';
 export {
   ChannelError,
+  EgressError,
   PayloadRejectedError,
   PlatformResponseError,
   retryAfterMs,
@@ -30,7 +31,18 @@ export {
   type SendMessageResult,
 } from './handlers/http-channel-handler.ts';
 export { WebSocketChannelHandler, type WebSocketFrame } from './handlers/websocket-channel-handler.ts';
-export { channelAttachmentService, installHostServices, type HostServices } from './services/channel-attachment-service.ts';
+export { channelAttachmentService } from './services/channel-attachment-service.ts';
+export {
+  currentSourceId,
+  installedHostServices,
+  installHostServices,
+  runForSource,
+  type EgressRequest,
+  type EgressResponse,
+  type HostServices,
+} from './services/host-services.ts';
+export { fetch } from './egress/fetch.ts';
+export { directFetchService } from './egress/direct-fetch-service.ts';
 export type { ChannelSource } from './source.ts';
 export type { WebhookRequest } from './webhook/webhook-request.ts';
 export { WebhookResponse, type PlainWebhookResponse } from './webhook/webhook-response.ts';

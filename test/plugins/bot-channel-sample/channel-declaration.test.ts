@@ -26,6 +26,12 @@ test('the settings schema converts to JSON Schema with titles, descriptions and 
   assert.equal(json.properties.api_url!.pattern, '^https?://');
 });
 
+test("api_url is the one setting marked x-egress: its origin is where the host lets the channel's fetch go", () => {
+  const json = z.toJSONSchema(sampleSettingsSchema, { io: 'input' }) as { properties: Record<string, Record<string, unknown>> };
+  const endpoints = Object.keys(json.properties).filter((name) => json.properties[name]!['x-egress'] === true);
+  assert.deepEqual(endpoints, ['api_url']);
+});
+
 test('the settings default to the public API URL and empty secrets', () => {
   assert.deepEqual(sampleSettingsSchema.parse({}), {
     api_url: 'https://platform.example/api',

@@ -2,15 +2,22 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
 import type { ChannelInboundEvent, StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import nock from 'nock';
-import { createChannel, createSource, postRequest } from './sample-fixtures.ts';
+import { createChannel, createSource, installDirectEgress, postRequest } from './sample-fixtures.ts';
 
 const PLATFORM = 'https://platform.example';
 const settings = { api_key: 'key-1', webhook_secret: 'unused' };
 const options = { idempotencyKey: 'out-1' };
 
-before(() => nock.disableNetConnect());
+let uninstallEgress: () => void;
+before(() => {
+  nock.disableNetConnect();
+  uninstallEgress = installDirectEgress();
+});
 afterEach(() => nock.cleanAll());
-after(() => nock.enableNetConnect());
+after(() => {
+  nock.enableNetConnect();
+  uninstallEgress();
+});
 
 function incomingEvent(sourceSettings: Record<string, unknown> = settings): ChannelInboundEvent {
   const events = [{ id: 'evt-1', sender: { id: 'user-1' }, recipient: { id: 'bot-1' }, message: { text: 'hi' } }];
@@ -125,4 +132,17 @@ test('declares text and quick replies up to 2000 characters, idempotent sends (i
     maxTextLength: 2000,
     idempotentSends: true,
   });
+});
+
+test('sends through the SDK fetch, so without a host to perform it the send fails with BOT_ERR_EGRESS_UNAVAILABLE', async () => {
+  uninstallEgress();
+  try {
+    await assert.rejects(createChannel().doSendMessage(incomingEvent(), { type: 'text', data: { text: 'Hello' } }, options), (error: Error & { code?: string; cause?: { code?: string } }) => {
+      assert.equal(error.code, 'SAMPLE_ERR_PLATFORM_UNREACHABLE');
+      assert.equal(error.cause?.code, 'BOT_ERR_EGRESS_UNAVAILABLE');
+      return true;
+    });
+  } finally {
+    uninstallEgress = installDirectEgress();
+  }
 });

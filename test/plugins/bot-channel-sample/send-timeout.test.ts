@@ -3,11 +3,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import type { ChannelInboundEvent } from '@bot-ai/api';
-import { createChannel, createSource, postRequest } from './sample-fixtures.ts';
+import { createChannel, createSource, installDirectEgress, postRequest } from './sample-fixtures.ts';
 
 // A real socket rather than nock: nock's delayed replies trip an assertion inside undici when
 // the request is aborted.
 test('gives up on a platform that does not answer within the send timeout', async (t) => {
+  t.after(installDirectEgress());
   const server = createServer(() => {}); // never answers
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => server.close());

@@ -2,6 +2,7 @@ import type { ChannelCapabilities } from '@bot-ai/types';
 import type { z } from 'zod';
 import { CHANNEL_HANDLER_KIND, type ChannelHandlerKind } from '../brands.ts';
 import { DEFAULT_CHANNEL_CAPABILITIES } from '../capabilities.ts';
+import { fetch as egressFetch } from '../egress/fetch.ts';
 import { ChannelError } from '../errors.ts';
 import type { ChannelInboundEvent } from '../events/channel-inbound-event.ts';
 import type { ChannelSource } from '../source.ts';
@@ -41,6 +42,16 @@ export abstract class ChannelHandler<S extends SettingsSchema = SettingsSchema> 
       });
     }
     return parsed.data as z.output<S>;
+  }
+
+  /**
+   * The host's egress client: the SDK's `fetch`, WHATWG-compatible, performed by the host under
+   * its egress rules (the package's declared hosts, the serving source's `x-egress` origins).
+   * Hand it to platform SDKs that take a custom `fetch`.
+   * @example const response = await this.http(`${api_url}/messages`, { method: 'POST', body: JSON.stringify(message) });
+   */
+  get http(): typeof fetch {
+    return egressFetch;
   }
 
   /**

@@ -1,14 +1,6 @@
-/** The host services a plugin may call; in a sandbox they cross to the host over a MessagePort. */
-export interface HostServices {
-  getAttachmentPublicUrl(sourceId: string, attachmentRef: string): Promise<string>;
-}
+import { installedHostServices } from './host-services.ts';
 
-let installed: HostServices | undefined;
-
-/** Called by the host runtime (never by plugins) before any plugin code runs. */
-export function installHostServices(services: HostServices): void {
-  installed = services;
-}
+export { installHostServices, type HostServices } from './host-services.ts';
 
 /**
  * Builds public URLs of outbound attachments: by default a signed, expiring download URL of the
@@ -17,7 +9,8 @@ export function installHostServices(services: HostServices): void {
  */
 export const channelAttachmentService = {
   getPublicUrl(sourceId: string, attachmentRef: string): Promise<string> {
-    if (!installed) return Promise.reject(new Error('Host services are not available outside the bot host'));
-    return installed.getAttachmentPublicUrl(sourceId, attachmentRef);
+    const services = installedHostServices();
+    if (!services) return Promise.reject(new Error('Host services are not available outside the bot host'));
+    return services.getAttachmentPublicUrl(sourceId, attachmentRef);
   },
 };

@@ -1,0 +1,87 @@
+import type { EgressRequest, EgressResponse } from '@bot-ai/api';
+import type { EgressAllowance } from './egress-allowance.ts';
+import type { EgressClient } from './egress-client.ts';
+import { egressError } from './egress-error.ts';
+import { xEgressKeys, xEgressOrigins } from './x-egress-origins.ts';
+
+/** What the egress rules of a channel are read from: the registry's entry (manifest, schema). */
+export interface EgressChannels {
+  get(name: string): { egress: readonly string[]; description: { settingsJsonSchema: Record<string, unknown> } } | undefined;
+}
+
+/** Sources by id, as stored (the source store); throws `BOT_ERR_SOURCE_NOT_FOUND` when unknown. */
+export interface EgressSources {
+  get(id: string): Promise<{ channel: string; settings: Record<string, unknown> }>;
+}
+
+export interface ChannelEgressDeps {
+  client: Pick<EgressClient, 'perform'>;
+  channels: EgressChannels;
+  sources: EgressSources;
+  /** Counts a refused or failed request (`bot_egress_refused_total`). */
+  countRefused(channel: string, code: string): void;
+  logger: { warn(fields: Record<string, unknown>, message: string): void };
+}
+
+/** Refusals of policy, worth a log line; failures to reach a platform are the plugin's to report. */
+const LOGGED_CODES = new Set(['BOT_ERR_EGRESS_HOST_NOT_ALLOWED', 'BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC', 'BOT_ERR_EGRESS_REDIRECT_REFUSED']);
+
+/**
+ * The `fetch` host service of each channel: it works out what the asking channel may reach (the
+ * hosts its package declares, and the `x-egress` origins of the source the call serves, if that
+ * source is one of this channel's) and has the client perform the request. Nothing the plugin
+ * sends widens that: a source of another channel, or an unknown one, adds no origin.
+ * @example const services = { ...attachments.hostServicesFor(name), fetch: egress.fetchFor(name) };
+ */
+export class ChannelEgress {
+  readonly #deps: ChannelEgressDeps;
+
+  constructor(deps: ChannelEgressDeps) {
+    this.#deps = deps;
+  }
+
+  /** `channelName` answers once the plugin has described itself; before that nothing is allowed. */
+  fetchFor(channelName: () => string | undefined): (request: EgressRequest) => Promise<EgressResponse> {
+    return async (request) => {
+      const channel = channelName();
+      try {
+        return await this.#deps.client.perform(request, await this.#allowance(channel, request.sourceId));
+      } catch (error) {
+        this.#report(channel, request, error);
+        throw error;
+      }
+    };
+  }
+
+  async #allowance(channel: string | undefined, sourceId: unknown): Promise<EgressAllowance> {
+    const entry = channel === undefined ? undefined : this.#deps.channels.get(channel);
+    if (!entry) return { hosts: [], origins: [] };
+    const schema = entry.description.settingsJsonSchema;
+    // Most channels mark no endpoint setting: then their sends cost no source query.
+    if (typeof sourceId !== 'string' || xEgressKeys(schema).length === 0) return { hosts: entry.egress, origins: [] };
+    const source = await this.#source(sourceId);
+    const origins = source && source.channel === channel ? xEgressOrigins(schema, source.settings) : [];
+    return { hosts: entry.egress, origins };
+  }
+
+  async #source(id: string): Promise<{ channel: string; settings: Record<string, unknown> } | undefined> {
+    try {
+      return await this.#deps.sources.get(id);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'BOT_ERR_SOURCE_NOT_FOUND') return undefined;
+      throw egressError('BOT_ERR_EGRESS_FAILED', 'The egress rules of the source could not be read', error);
+    }
+  }
+
+  #report(channel: string | undefined, request: EgressRequest, error: unknown): void {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== 'string') return;
+    this.#deps.countRefused(channel ?? '', code);
+    // The origin only: paths and queries carry tokens.
+    if (LOGGED_CODES.has(code)) this.#deps.logger.warn({ channel, code, origin: originOf(request.url) }, 'egress refused');
+  }
+}
+
+function originOf(url: unknown): string {
+  return typeof url === 'string' && URL.canParse(url) ? new URL(url).origin : '(not a URL)';
+}

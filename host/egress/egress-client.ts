@@ -1,0 +1,129 @@
+import { isIP } from 'node:net';
+import type { EgressRequest, EgressResponse } from '@bot-ai/api';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { egressRuleFor, type EgressAllowance, type EgressRule } from './egress-allowance.ts';
+import { egressError, findEgressError } from './egress-error.ts';
+import { firstHop, type EgressHop } from './egress-hop.ts';
+import type { EgressLimits } from './egress-limits.ts';
+import { guardedLookup, resolveWithSystem, type Resolve } from './guarded-lookup.ts';
+import { isPublicAddress } from './is-public-address.ts';
+import { readLimitedBody } from './read-limited-body.ts';
+import { isRedirectStatus, redirectHop } from './redirect-hop.ts';
+
+export interface EgressClientOptions {
+  limits: EgressLimits;
+  /** Name resolution; default the system's. Tests point names at a local listener. */
+  resolve?: Resolve;
+  /** Which addresses count as public; default {@link isPublicAddress}. Only tests replace it. */
+  isPublicAddress?: (address: string) => boolean;
+}
+
+/**
+ * Performs plugins' HTTP requests under the egress rules (DESIGN §5a): every hop, redirects
+ * included, must be allowed (a declared host on a public address, or an operator's `x-egress`
+ * origin on any address), and the whole exchange is bounded in time and size. Two connection
+ * pools, one per rule, so a socket opened to any address for an operator's origin is never
+ * reused for a declared host. Refusals are AppErrors with `BOT_ERR_EGRESS_*` codes.
+ * @example
+ * const client = new EgressClient({ limits: egressLimitsFrom(config) });
+ * const answer = await client.perform({ url, method: 'GET', headers: [] }, { hosts: ['api.telegram.org'], origins: [] });
+ */
+export class EgressClient {
+  readonly #limits: EgressLimits;
+  readonly #isPublic: (address: string) => boolean;
+  readonly #agents: Record<EgressRule, Agent>;
+
+  constructor(options: EgressClientOptions) {
+    const resolve = options.resolve ?? resolveWithSystem;
+    this.#limits = options.limits;
+    this.#isPublic = options.isPublicAddress ?? isPublicAddress;
+    this.#agents = {
+      'public-address': new Agent({ connect: { lookup: guardedLookup(resolve, this.#isPublic) } }),
+      'any-address': new Agent({ connect: { lookup: guardedLookup(resolve, () => true) } }),
+    };
+  }
+
+  /** One request, to its end: the host's answer as plain data, or a coded refusal. */
+  async perform(request: EgressRequest, allowance: EgressAllowance): Promise<EgressResponse> {
+    const timeoutMs = Math.min(this.#limits.timeoutMs, positiveOr(request.timeoutMs, Number.POSITIVE_INFINITY));
+    const signal = AbortSignal.timeout(timeoutMs);
+    let hop: EgressHop | undefined;
+    try {
+      hop = firstHop(request, this.#limits.maxRequestBytes);
+      return await this.#follow(hop, request.redirect ?? 'follow', allowance, signal);
+    } catch (error) {
+      throw asEgressError(error, signal, timeoutMs, hop?.url.origin);
+    }
+  }
+
+  /** Closes both connection pools once their requests are done. */
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.#agents).map((agent) => agent.close()));
+  }
+
+  async #follow(first: EgressHop, mode: string, allowance: EgressAllowance, signal: AbortSignal): Promise<EgressResponse> {
+    let hop = first;
+    for (let redirects = 0; ; redirects++) {
+      const response = await this.#send(hop, this.#ruleFor(hop, allowance, redirects), signal);
+      const location = isRedirectStatus(response.status) ? response.headers.get('location') : null;
+      if (location === null || mode === 'manual') return this.#answer(response, hop, redirects > 0);
+      await response.body?.cancel().catch(() => {});
+      if (mode === 'error') throw egressError('BOT_ERR_EGRESS_REDIRECT_REFUSED', `${hop.url.origin} redirected, and the request asked for redirect: 'error'`);
+      if (redirects >= this.#limits.maxRedirects) {
+        throw egressError('BOT_ERR_EGRESS_TOO_MANY_REDIRECTS', `More than ${this.#limits.maxRedirects} redirects, the last from ${hop.url.origin}`);
+      }
+      hop = redirectHop(hop, response.status, location);
+    }
+  }
+
+  #ruleFor(hop: EgressHop, allowance: EgressAllowance, redirects: number): EgressRule {
+    const rule = egressRuleFor(hop.url, allowance);
+    if (rule) return rule;
+    if (redirects > 0) throw egressError('BOT_ERR_EGRESS_REDIRECT_REFUSED', `A redirect led to ${hop.url.origin}, which this channel may not reach`);
+    throw egressError(
+      'BOT_ERR_EGRESS_HOST_NOT_ALLOWED',
+      `${hop.url.origin} is neither a host the package declares in bot.egress nor the origin of an x-egress setting of the source`,
+    );
+  }
+
+  #send(hop: EgressHop, rule: EgressRule, signal: AbortSignal) {
+    // A literal address skips name resolution, so the lookup's check would never run on it.
+    const literal = hop.url.hostname.replace(/^\[|\]$/g, '');
+    if (rule === 'public-address' && isIP(literal) !== 0 && !this.#isPublic(literal)) {
+      throw egressError('BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC', `${literal} is not a public address`);
+    }
+    return undiciFetch(hop.url, {
+      method: hop.method,
+      headers: hop.headers,
+      body: hop.body ?? null,
+      redirect: 'manual',
+      signal,
+      dispatcher: this.#agents[rule],
+    });
+  }
+
+  async #answer(response: Awaited<ReturnType<typeof undiciFetch>>, hop: EgressHop, redirected: boolean): Promise<EgressResponse> {
+    const body = await readLimitedBody(response, this.#limits.maxResponseBytes, hop.url.origin);
+    return { status: response.status, statusText: response.statusText, headers: [...response.headers], body, url: hop.url.href, redirected };
+  }
+}
+
+function positiveOr(value: unknown, fallback: number): number {
+  return typeof value === 'number' && value > 0 ? value : fallback;
+}
+
+/** Our refusal when there is one in the chain; else the time limit, else a failure to reach the origin. */
+function asEgressError(error: unknown, signal: AbortSignal, timeoutMs: number, origin: string | undefined): Error {
+  const coded = findEgressError(error);
+  if (coded) return coded;
+  const where = origin ?? 'The destination';
+  if (signal.aborted) return egressError('BOT_ERR_EGRESS_TIMEOUT', `${where} did not answer within ${timeoutMs} ms`, error);
+  return egressError('BOT_ERR_EGRESS_FAILED', `${where} could not be reached: ${innermostMessage(error)}`, error);
+}
+
+/** `fetch failed` says nothing; its innermost cause does (`connect ECONNREFUSED 127.0.0.1:9`). */
+function innermostMessage(error: unknown): string {
+  let current = error as { message?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; depth < 8 && current?.cause; depth++) current = current.cause as typeof current;
+  return typeof current?.message === 'string' ? current.message : String(current);
+}

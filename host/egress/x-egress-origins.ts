@@ -1,0 +1,35 @@
+/** The JSON Schema keyword a channel puts on a setting that names an endpoint it calls. */
+export const X_EGRESS = 'x-egress';
+
+/**
+ * The origins of a source's endpoint settings: each top-level property its channel's settings
+ * schema marks `"x-egress": true` whose stored value is an http(s) URL without credentials.
+ * The values are what the operator saved (defaults included, as the admin form showed them),
+ * never what the plugin says at run time.
+ * @example xEgressOrigins({ properties: { api_url: { type: 'string', 'x-egress': true } } }, { api_url: 'http://127.0.0.1:8080/api' }) // ['http://127.0.0.1:8080']
+ */
+export function xEgressOrigins(settingsJsonSchema: Record<string, unknown> | undefined, settings: Record<string, unknown>): string[] {
+  const origins = xEgressKeys(settingsJsonSchema)
+    .map((key) => originOf(settings[key]))
+    .filter((origin): origin is string => origin !== undefined);
+  return [...new Set(origins)];
+}
+
+/**
+ * The settings a channel's schema marks as endpoints; none means no source can widen its egress.
+ * @example xEgressKeys({ properties: { api_url: { 'x-egress': true }, api_key: {} } }) // ['api_url']
+ */
+export function xEgressKeys(settingsJsonSchema: Record<string, unknown> | undefined): string[] {
+  const properties = (settingsJsonSchema?.properties ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  return Object.entries(properties)
+    .filter(([, property]) => property?.[X_EGRESS] === true)
+    .map(([key]) => key);
+}
+
+function originOf(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username !== '' || url.password !== '') return undefined;
+  return url.origin;
+}
