@@ -19,6 +19,7 @@ import { createLogger } from './logging/create-logger.ts';
 import { EXPIRED_MEMORY_RECORDS, TtlSweeper, type SweepTarget } from './memory/records/ttl-sweeper.ts';
 import { oldWebChatReplies } from './websockets/web-chat-reply-retention.ts';
 import { printAdminLoginLink } from './print-admin-login-link.ts';
+import { detectIsolation } from './channels/runner/detect-isolation.ts';
 import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts';
 import { egressLimitsFrom } from './egress/egress-limits.ts';
 import { createServices } from './services.ts';
@@ -76,7 +77,9 @@ async function main(): Promise<void> {
   // Closed after the channels (closers run in reverse): no plugin is left to ask for egress.
   closers.unshift(() => services.egress.close());
   closers.unshift(() => services.channels.close());
-  await services.channels.load();
+  // The SDK's built-in channels (trusted, in host threads) before serving; the plugins after, in
+  // the background: one slow to import must not delay the host (its webhooks answer 503 meanwhile).
+  await services.channels.load({ origins: ['builtin'] });
   // Started after the first discovery: a notice before it would have nothing to apply to.
   await services.channelSync.start();
   closers.unshift(() => services.channelSync.close());
@@ -84,22 +87,36 @@ async function main(): Promise<void> {
   closers.unshift(() => services.sourceCacheSync.close());
   await services.webChat.hub.start();
   closers.unshift(() => services.webChat.hub.close());
-  logChannels(services, logger);
   const seeded = embedded ? await seedExamples(services) : undefined;
   const chatSourceRef = embedded ? await seedWebChat(services, seeded) : undefined;
   containJobEngineRejections(logger);
-  const jobs = await JobEngine.start({
-    db,
-    processor: services.inboundEvents,
-    concurrency: config.BOT_DISPATCH_CONCURRENCY,
-    pollIntervalMs: config.BOT_DISPATCH_POLL_INTERVAL_MS,
-    leaseMs: config.BOT_DISPATCH_LEASE_MS,
-    onRestart: () => services.metrics.jobRunnerRestarts.inc(),
-    logger,
+  // Plugins load in the background (their runners start in their sandboxes); the dispatcher
+  // starts once they have, so queued events do not spend their attempts on a channel still loading.
+  let stopping = false;
+  const dispatching = discoverPlugins(services, logger, config).then(() =>
+    stopping
+      ? undefined
+      : JobEngine.start({
+          db,
+          processor: services.inboundEvents,
+          concurrency: config.BOT_DISPATCH_CONCURRENCY,
+          pollIntervalMs: config.BOT_DISPATCH_POLL_INTERVAL_MS,
+          leaseMs: config.BOT_DISPATCH_LEASE_MS,
+          onRestart: () => services.metrics.jobRunnerRestarts.inc(),
+          logger,
+        }),
+  );
+  dispatching.catch((error: unknown) => {
+    logger.fatal({ err: error }, 'the dispatcher could not start; stopping');
+    process.kill(process.pid, 'SIGTERM');
   });
   // Closed in reverse: HTTP first (requests in flight finish), then the inbox flushes, then
   // the jobs in flight finish; jobs not started stay queued for the next start or another instance.
-  closers.unshift(() => jobs.stop());
+  closers.unshift(async () => {
+    stopping = true;
+    const jobs = await dispatching.catch(() => undefined);
+    await jobs?.stop();
+  });
   closers.unshift(() => services.inbox.close());
   const app = buildApp(services, { authSecret: secrets.authSecret, maxBodyBytes: config.BOT_HTTP_MAX_BODY_BYTES,
     trustProxy: config.BOT_HTTP_TRUST_PROXY,
@@ -125,6 +142,23 @@ async function main(): Promise<void> {
   logger.info({ url: publicUrl, database: embedded ? 'embedded' : 'external' }, 'bot host listening');
   if (embedded) await printAdminLoginLink(services.loginLinks, publicUrl, config.BOT_AUTH_LOGIN_LINK_TTL_MS);
   if (chatSourceRef) printChatLink(publicUrl, chatSourceRef);
+}
+
+/** Discovers every channel (each plugin in its runner), then says so: `channels discovered`. */
+async function discoverPlugins(services: ReturnType<typeof createServices>, logger: Logger, config: Config): Promise<void> {
+  const isolation = await detectIsolation();
+  if (isolation.tier === 'reduced') {
+    const outcome = config.BOT_ISOLATION === 'strict' ? 'BOT_ISOLATION=strict: package and local channels will not start' : 'channels run with the permission model only';
+    logger.warn({ reason: isolation.reason }, `channel isolation is reduced (${outcome}): ${isolation.reason}`);
+  }
+  try {
+    await services.channels.rescan();
+  } catch (error) {
+    logger.error({ err: error }, 'channel discovery failed; POST /api/channel/rescan tries again');
+    return;
+  }
+  logChannels(services, logger);
+  logger.info({ channels: services.channels.registered().length }, 'channels discovered');
 }
 
 function logChannels(services: ReturnType<typeof createServices>, logger: Logger): void {

@@ -4,7 +4,7 @@ import { LoginLinks } from './auth/login-links.ts';
 import type { ChannelRegistry } from './channels/channel-registry.ts';
 import { createChannelRegistry, type ChannelRegistryOptions } from './channels/create-channel-registry.ts';
 import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts';
-import type { ChannelSandbox } from './channels/sandbox/channel-sandbox.ts';
+import type { ChannelCalls } from './channels/channel-calls.ts';
 import { RoleStore } from './auth/role-store.ts';
 import { MemoryDefinitionStore } from './memory/definitions/memory-definition-store.ts';
 import { MemoryRecordStore } from './memory/records/memory-record-store.ts';
@@ -40,7 +40,7 @@ export interface Services {
   memoryDefinitions: MemoryDefinitionStore;
   memoryRecords: MemoryRecordStore;
   /** Discovered channels; empty until `channels.load()` runs (main does it before listening). */
-  channels: ChannelRegistry<ChannelSandbox>;
+  channels: ChannelRegistry<ChannelCalls>;
   /** Operators' enable/disable choices, shared by every instance through Postgres. */
   channelStates: ChannelStateStore;
   /** Applies other instances' channel changes here; not listening until `start()` (main starts it). */
@@ -119,6 +119,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     sandbox: { ...(channels.sandbox ?? sandboxSettingsFrom()), frameDelivery: webChat.hub },
     hostServicesFor: (channelName) => ({ ...attachmentService.hostServicesFor(channelName), fetch: channelEgress.fetchFor(channelName) }),
     states: channelStates,
+    onRunnerExit: (channel) => metrics.channelRunnerRestarts.inc({ channel }),
     logger,
   });
   const sourceCache: SourceCache = new SourceCache({ load: (ref) => sources.findByRef(ref), now: () => now().getTime() });

@@ -1,5 +1,6 @@
 import type { ChannelDescription, DiscoveryResult, LoadedChannel } from './discovery/discover-channels.ts';
 import type { ChannelFile, ChannelOrigin } from './discovery/scan-channel-files.ts';
+import type { ChannelRuntimeStatus } from './channel-calls.ts';
 import { ChannelUnavailableError } from './channel-unavailable-error.ts';
 import { diffChannels, type RescanReport } from './rescan-report.ts';
 
@@ -10,6 +11,14 @@ export interface DiagnosticEntry {
   status: 'registered' | 'disabled' | 'rejected';
   code: string | undefined;
   message: string | undefined;
+  /** How its code is isolated while it runs (DESIGN 5a); undefined when it is not running. */
+  isolation: ChannelRuntimeStatus['isolation'] | undefined;
+  /** Why the isolation is `reduced`. */
+  isolationReason: string | undefined;
+  /** Its runner process while it runs: pid, state, restarts so far and why it last ended. */
+  runner: Pick<ChannelRuntimeStatus, 'pid' | 'state' | 'restarts' | 'lastExit'> | undefined;
+  /** Where its `fetch` may go beyond its sources' `x-egress` settings: the manifest's `bot.egress`. */
+  egress: string[];
 }
 
 /** A channel that passed every check; it serves traffic while enabled and running. */
@@ -36,12 +45,18 @@ export interface ChannelRegistryDeps<S> {
    * Scans the app root and loads every channel file in a fresh sandbox of its own, but for those
    * `reuse` hands a running sandbox for.
    */
-  discover(reuse: (file: ChannelFile) => Promise<LoadedChannel<S> | undefined>): Promise<DiscoveryResult<S>[]>;
+  discover(
+    reuse: (file: ChannelFile) => Promise<LoadedChannel<S> | undefined>,
+    dormant: (file: ChannelFile) => Promise<{ name: string; description: ChannelDescription } | undefined>,
+    include: (file: ChannelFile) => boolean,
+  ): Promise<DiscoveryResult<S>[]>;
   /** Starts a sandbox for one file again (enabling a channel that was disabled). */
   start(file: ChannelFile): Promise<LoadedChannel<S>>;
   fingerprint(realFile: string): Promise<string>;
   /** The operators' enabled choices; a channel absent from the map is enabled. */
   enabledStates(): Promise<Map<string, boolean>>;
+  /** What disabled channels declared when disabled, by file (ChannelStateStore.disabledDeclarations). */
+  disabledDeclarations?(): Promise<Map<string, { name: string; fingerprint: string; description: ChannelDescription }>>;
 }
 
 const SANDBOX_CLOSED = 'BOT_ERR_PLUGIN_SANDBOX_CLOSED';
@@ -60,9 +75,13 @@ export class ChannelRegistry<S = unknown> {
 
   constructor(private readonly deps: ChannelRegistryDeps<S>) {}
 
-  /** The first discovery; the same as a rescan. */
-  load(): Promise<RescanReport> {
-    return this.rescan();
+  /**
+   * The first discovery; the same as a rescan. `origins` limits it to those channels: the host
+   * loads the SDK's built-in ones (trusted, in its own threads, quick) before it serves, and the
+   * rest in the background with a full rescan, so a plugin slow to import delays nothing.
+   */
+  load(options: { origins?: ChannelOrigin[] } = {}): Promise<RescanReport> {
+    return this.rescan(options);
   }
 
   /**
@@ -70,17 +89,22 @@ export class ChannelRegistry<S = unknown> {
    * changed on disk (an upgraded package, a rebuilt local channel) moves to a new pool while the
    * old one drains. Unchanged channels keep their running pool. Resolves once old pools are closed.
    */
-  rescan(): Promise<RescanReport> {
+  rescan({ origins }: { origins?: ChannelOrigin[] } = {}): Promise<RescanReport> {
     return this.#serialize(async () => {
       // The fingerprint that justified reusing a pool is the one it is kept under: hashing the
       // files again could see an upgrade landing meanwhile and pin the old code under the new hash.
       const reusedAs = new Map<LoadedChannel<S>, string>();
-      const results = await this.deps.discover((file) => this.#runningSameCode(file, reusedAs));
+      const declarations = (await this.deps.disabledDeclarations?.()) ?? new Map();
+      const results = await this.deps.discover(
+        (file) => this.#runningSameCode(file, reusedAs),
+        async (file) => declarations.get(file.file),
+        (file) => origins === undefined || origins.includes(file.origin),
+      );
       let states: Map<string, boolean>;
       let entries: ChannelEntry<S>[];
       try {
         states = await this.deps.enabledStates();
-        entries = await Promise.all(results.filter(isRegistered).map((result) => this.#entryFor(result, reusedAs.get(result.loaded))));
+        entries = await Promise.all(results.filter(isRegistered).map((result) => this.#entryFor(result, result.loaded && reusedAs.get(result.loaded))));
       } catch (error) {
         // Nothing switched: the pools this discovery started must not outlive it.
         await closeAll(results.flatMap((result) => (result.loaded && !result.reused ? [result.loaded] : [])));
@@ -92,7 +116,7 @@ export class ChannelRegistry<S = unknown> {
       for (const entry of entries) {
         const old = previous.get(entry.name);
         if (old && old.fingerprint === entry.fingerprint && old.realFile === entry.realFile && old.loaded) {
-          if (entry.loaded !== old.loaded) toClose.add(entry.loaded!); // the same code: the warm pool stays
+          if (entry.loaded && entry.loaded !== old.loaded) toClose.add(entry.loaded); // the same code: the warm pool stays
           entry.loaded = old.loaded;
         }
         entry.enabled = states.get(entry.name) ?? true;
@@ -163,14 +187,21 @@ export class ChannelRegistry<S = unknown> {
   }
 
   diagnostics(): DiagnosticEntry[] {
-    const registered = [...this.#entries.values()].map((entry) => ({
-      file: entry.file,
-      package: entry.package,
-      name: entry.name,
-      status: entry.enabled ? ('registered' as const) : ('disabled' as const),
-      code: entry.failure?.code,
-      message: entry.failure?.message,
-    }));
+    const registered = [...this.#entries.values()].map((entry) => {
+      const runtime = entry.loaded?.status?.();
+      return {
+        file: entry.file,
+        package: entry.package,
+        name: entry.name,
+        status: entry.enabled ? ('registered' as const) : ('disabled' as const),
+        code: entry.failure?.code,
+        message: entry.failure?.message,
+        isolation: runtime?.isolation,
+        isolationReason: runtime?.isolationReason,
+        runner: runtime && runtime.isolation !== 'builtin' ? { pid: runtime.pid, state: runtime.state, restarts: runtime.restarts, lastExit: runtime.lastExit } : undefined,
+        egress: entry.egress,
+      };
+    });
     const rejected = this.#rejected.map(({ file, package: pkg, name, code, message }) => ({
       file,
       package: pkg,
@@ -178,6 +209,10 @@ export class ChannelRegistry<S = unknown> {
       status: 'rejected' as const,
       code,
       message,
+      isolation: undefined,
+      isolationReason: undefined,
+      runner: undefined,
+      egress: [],
     }));
     return [...registered, ...rejected].sort((a, b) => a.file.localeCompare(b.file));
   }
@@ -210,7 +245,7 @@ export class ChannelRegistry<S = unknown> {
       package: result.package,
       fingerprint: knownFingerprint ?? (await this.deps.fingerprint(result.realFile)),
       egress: result.egress,
-      description: result.loaded.description,
+      description: result.loaded?.description ?? result.description!,
       enabled: true,
       loaded: result.loaded,
       failure: undefined,
@@ -233,6 +268,7 @@ export class ChannelRegistry<S = unknown> {
           return;
         }
         entry.loaded = loaded;
+        entry.description = loaded.description; // a dormant entry's was the one stored at disable
         entry.failure = undefined;
       } catch (error) {
         entry.failure = failureOf(error);
@@ -250,10 +286,11 @@ export class ChannelRegistry<S = unknown> {
   }
 }
 
-type RegisteredResult<S> = DiscoveryResult<S> & { name: string; loaded: LoadedChannel<S> };
+/** A registered result: loaded, or dormant (disabled, listed from its stored declaration). */
+type RegisteredResult<S> = DiscoveryResult<S> & { name: string };
 
 function isRegistered<S>(result: DiscoveryResult<S>): result is RegisteredResult<S> {
-  return result.status === 'registered' && result.loaded !== undefined && result.name !== undefined;
+  return result.status === 'registered' && (result.loaded !== undefined || result.description !== undefined) && result.name !== undefined;
 }
 
 async function closeAll<S>(loaded: LoadedChannel<S>[]): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { ChannelDescription } from './discovery/discover-channels.ts';
 
 /** The Postgres notification channel every host instance listens on for channel changes. */
 export const CHANNEL_CHANGES = 'bot_channel_changes';
@@ -9,6 +10,14 @@ export interface ChannelChangeNotice {
   event: 'states' | 'rescan';
   /** The instance that made the change, which has applied it already. */
   from: string;
+}
+
+/** What a channel declared when its state was saved: enough to list it without running it. */
+export interface ChannelDeclaration {
+  /** The channel file as discovered under the app root. */
+  file: string;
+  fingerprint: string;
+  description: ChannelDescription;
 }
 
 /**
@@ -28,10 +37,23 @@ export class ChannelStateStore {
     return new Map(rows.map((row) => [row.name, row.enabled]));
   }
 
-  async save(name: string, enabled: boolean, updatedBy: string): Promise<void> {
+  /** The declarations of disabled channels, by file: discovery lists these without importing them. */
+  async disabledDeclarations(): Promise<Map<string, ChannelDeclaration & { name: string }>> {
+    const rows: Array<{ name: string; file: string; fingerprint: string; description: ChannelDescription }> = await this.db('channel_states')
+      .select('name', 'file', 'fingerprint', 'description')
+      .where({ enabled: false })
+      .whereNotNull('file')
+      .whereNotNull('description');
+    return new Map(rows.map((row) => [row.file, { name: row.name, file: row.file, fingerprint: row.fingerprint, description: row.description }]));
+  }
+
+  async save(name: string, enabled: boolean, updatedBy: string, declaration?: ChannelDeclaration): Promise<void> {
+    const declared = declaration
+      ? { file: declaration.file, fingerprint: declaration.fingerprint, description: JSON.stringify(declaration.description) }
+      : {};
     await this.db.transaction(async (trx) => {
       await trx('channel_states')
-        .insert({ name, enabled, updated_by: updatedBy, updated_at: trx.fn.now() })
+        .insert({ name, enabled, updated_by: updatedBy, updated_at: trx.fn.now(), ...declared })
         .onConflict('name')
         .merge();
       await this.#notify(trx, 'states');

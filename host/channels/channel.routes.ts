@@ -9,6 +9,11 @@ const TAG = 'channels';
 
 const packageSchema = z.object({ name: z.string(), version: z.string() }).nullable();
 
+const isolationSchema = z
+  .enum(['sandbox', 'reduced', 'builtin'])
+  .nullable()
+  .describe('How its code is isolated while it runs: `sandbox` (its runner process in bubblewrap), `reduced` (a runner process with the permission model only), `builtin` (trusted SDK code in host threads); null when not running');
+
 const channelSchema = z.object({
   name: z.string(),
   kind: z.enum(['http', 'websocket']),
@@ -16,6 +21,7 @@ const channelSchema = z.object({
   capabilities: z.record(z.string(), z.unknown()),
   enabled: z.boolean(),
   running: z.boolean().describe('Enabled and its worker pool is serving traffic'),
+  isolation: isolationSchema,
   origin: z.enum(['builtin', 'package', 'local']),
   package: packageSchema,
   error: z.object({ code: z.string(), message: z.string() }).nullable().describe('Why an enabled channel is not running'),
@@ -28,6 +34,18 @@ const diagnosticSchema = z.object({
   status: z.enum(['registered', 'disabled', 'rejected']),
   code: z.string().nullable(),
   message: z.string().nullable(),
+  isolation: isolationSchema,
+  isolationReason: z.string().nullable().describe('Why the isolation is `reduced`'),
+  runner: z
+    .object({
+      pid: z.number().int().nullable(),
+      state: z.enum(['starting', 'running', 'restarting', 'closed']),
+      restarts: z.number().int(),
+      lastExit: z.object({ reason: z.string(), at: z.string() }).nullable().describe('Why its runner last ended, and when'),
+    })
+    .nullable()
+    .describe("The channel's runner process while it runs"),
+  egress: z.array(z.string()).describe("Hosts its package declares in `bot.egress`: where its fetch may go, besides its sources' `x-egress` settings"),
 });
 
 const rescanSchema = z.object({
@@ -60,8 +78,11 @@ export function channelRoutes({ channels, channelStates }: ChannelRouteDeps): Ro
       success: { status: 200, description: 'The channel after the change', schema: channelSchema },
       errors: [404, 409],
       async handle({ params, principal }) {
-        if (!channels.get(params.name)) throw new AppError('BOT_ERR_CHANNEL_NOT_FOUND', `No registered channel is named "${params.name}"`);
-        await channelStates.save(params.name, enabled, principal?.sub ?? 'unknown');
+        const current = channels.get(params.name);
+        if (!current) throw new AppError('BOT_ERR_CHANNEL_NOT_FOUND', `No registered channel is named "${params.name}"`);
+        // Kept with the state, so a disabled channel is listed from it and never imported again.
+        const declaration = { file: current.file, fingerprint: current.fingerprint, description: current.description };
+        await channelStates.save(params.name, enabled, principal?.sub ?? 'unknown', declaration);
         await channels.applyStates();
         const entry = channels.get(params.name);
         if (!entry) throw new AppError('BOT_ERR_CHANNEL_NOT_FOUND', `No registered channel is named "${params.name}"`);
@@ -101,6 +122,9 @@ export function channelRoutes({ channels, channelStates }: ChannelRouteDeps): Ro
           name: entry.name ?? null,
           code: entry.code ?? null,
           message: entry.message ?? null,
+          isolation: entry.isolation ?? null,
+          isolationReason: entry.isolationReason ?? null,
+          runner: entry.runner ? { ...entry.runner, pid: entry.runner.pid ?? null, lastExit: entry.runner.lastExit ?? null } : null,
         }));
         return { items, total: items.length };
       },
@@ -138,6 +162,7 @@ function toView(entry: ChannelEntry<unknown>): z.input<typeof channelSchema> {
     capabilities: entry.description.capabilities,
     enabled: entry.enabled,
     running: entry.enabled && entry.loaded !== undefined,
+    isolation: entry.loaded?.status?.().isolation ?? null,
     origin: entry.origin,
     package: entry.package ?? null,
     error: entry.failure ?? null,

@@ -18,7 +18,7 @@ export interface ChannelRegistryOptions {
   /** Worker → host services for the channel named (see SandboxSettings.hostServicesFor). */
   hostServicesFor: SandboxSettings['hostServicesFor'];
   /** Where operators' enable/disable choices are kept. */
-  states: Pick<ChannelStateStore, 'enabledStates'>;
+  states: Pick<ChannelStateStore, 'enabledStates' | 'disabledDeclarations'>;
   logger: Logger;
 }
 
@@ -32,9 +32,10 @@ export function createChannelRegistry(options: ChannelRegistryOptions): ChannelR
     ...(options.onRunnerExit ? { onRunnerExit: options.onRunnerExit } : {}),
   });
   return new ChannelRegistry({
-    discover: (reuse) => discoverChannels({ appRoot: options.appRoot, providedVersions, load, reuse }),
+    discover: (reuse, dormant, include) => discoverChannels({ appRoot: options.appRoot, providedVersions, load, reuse, dormant, include }),
     start: load,
     fingerprint: channelFingerprint,
     enabledStates: () => options.states.enabledStates(),
+    disabledDeclarations: () => options.states.disabledDeclarations(),
   });
 }

@@ -48,6 +48,12 @@ export class HostMetrics {
     labelNames: ['channel', 'code'] as const,
     registers: [this.registry],
   });
+  readonly channelRunnerRestarts = new Counter({
+    name: 'bot_channel_runner_restarts_total',
+    help: "Times a channel's runner process ended unplanned (crashed, or killed by the watchdog for its memory or CPU) and was started again",
+    labelNames: ['channel'] as const,
+    registers: [this.registry],
+  });
   readonly jobRunnerRestarts = new Counter({
     name: 'bot_job_runner_restarts_total',
     help: 'Times the job runner was started again after it died (a database restart)',

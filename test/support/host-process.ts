@@ -87,17 +87,24 @@ async function waitForListening(child: ChildProcess, output: () => string, timeo
   throw new Error(`npm start did not listen within ${timeoutMs} ms:\n${output()}`);
 }
 
+/**
+ * The host's URL once it listens and has discovered its channels (plugins load in the
+ * background after it listens, answering 503 until then; the tests want them serving).
+ */
 function findListeningUrl(output: string): string | undefined {
+  let url: string | undefined;
+  let discovered = false;
   for (const line of output.split('\n')) {
     if (!line.startsWith('{')) continue;
     try {
       const entry = JSON.parse(line) as { msg?: string; url?: string };
-      if (entry.msg === 'bot host listening' && entry.url) return entry.url;
+      if (entry.msg === 'bot host listening' && entry.url) url = entry.url;
+      if (entry.msg === 'channels discovered') discovered = true;
     } catch {
       // a partial line: read it again once complete
     }
   }
-  return undefined;
+  return discovered ? url : undefined;
 }
 
 function killGroup(child: ChildProcess): void {

@@ -1,3 +1,4 @@
+import type { ChannelRuntimeStatus } from '../channel-calls.ts';
 import type { ChannelOrigin } from './scan-channel-files.ts';
 import { scanChannelFiles, type ChannelFile } from './scan-channel-files.ts';
 import { checkPluginManifest } from './check-plugin-manifest.ts';
@@ -16,6 +17,8 @@ export interface LoadedChannel<S = unknown> {
   description: ChannelDescription;
   sandbox: S;
   close(): Promise<void>;
+  /** Its isolation and runner state, for diagnostics. */
+  status?(): ChannelRuntimeStatus;
 }
 
 export interface DiscoveryResult<S = unknown> {
@@ -30,6 +33,11 @@ export interface DiscoveryResult<S = unknown> {
   loaded: LoadedChannel<S> | undefined;
   /** The sandbox is one already running, handed back by `reuse`: discovery never closes it. */
   reused: boolean;
+  /**
+   * For a registered channel left unloaded because it is disabled (`dormant`): what it declared
+   * when it was disabled. A loaded channel's description is `loaded.description`.
+   */
+  description?: ChannelDescription;
   /** The host names the package declares in `bot.egress` (none when rejected). */
   egress: string[];
 }
@@ -44,6 +52,13 @@ export interface DiscoveryOptions<S> {
    * loading the file again: a rescan then starts workers only for what changed.
    */
   reuse?(file: ChannelFile): Promise<LoadedChannel<S> | undefined>;
+  /**
+   * The stored declaration of a file whose channel is disabled: it is registered from it and
+   * never imported, since a disabled channel's code must not run (DESIGN 5a).
+   */
+  dormant?(file: ChannelFile): Promise<{ name: string; description: ChannelDescription } | undefined>;
+  /** Which of the files found to examine; default all. */
+  include?(file: ChannelFile): boolean;
 }
 
 /**
@@ -52,7 +67,7 @@ export interface DiscoveryOptions<S> {
  * code and never stops the others.
  */
 export async function discoverChannels<S>(options: DiscoveryOptions<S>): Promise<DiscoveryResult<S>[]> {
-  const files = await scanChannelFiles(options.appRoot);
+  const files = (await scanChannelFiles(options.appRoot)).filter((file) => options.include?.(file) ?? true);
   const results = await Promise.all(files.map((file) => examine(file, options)));
   return rejectDuplicateNames(results);
 }
@@ -65,6 +80,10 @@ async function examine<S>(channel: ChannelFile, options: DiscoveryOptions<S>): P
   };
   try {
     const { egress } = checkPluginManifest(channel, manifest, options.providedVersions);
+    const dormant = await options.dormant?.(channel);
+    if (dormant) {
+      return { ...base, status: 'registered', name: dormant.name, code: undefined, message: undefined, loaded: undefined, reused: false, egress, description: dormant.description };
+    }
     const running = await options.reuse?.(channel);
     const loaded = running ?? (await options.load(channel));
     return { ...base, status: 'registered', name: loaded.description.name, code: undefined, message: undefined, loaded, reused: running !== undefined, egress };
