@@ -3,6 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * One outgoing HTTP request as plain data: what the SDK's `fetch` hands the host. Only
  * structured-clone data (no Request, Headers or functions), so it crosses threads and processes.
+ * @example const request: EgressRequest = { url: 'https://api.telegram.org/bot1/getMe', method: 'GET', headers: [['accept', 'application/json']] };
  */
 export interface EgressRequest {
   /** Absolute http(s) URL. */
@@ -21,7 +22,11 @@ export interface EgressRequest {
   timeoutMs?: number;
 }
 
-/** What the host answers to an {@link EgressRequest}, as plain data. */
+/**
+ * What the host answers to an {@link EgressRequest}, as plain data; the SDK's `fetch` turns it
+ * into a `Response`.
+ * @example const text = new TextDecoder().decode(answer.body);
+ */
 export interface EgressResponse {
   status: number;
   statusText: string;
@@ -35,7 +40,11 @@ export interface EgressResponse {
   redirected: boolean;
 }
 
-/** The host services a plugin may call; in a sandbox they cross to the host by message. */
+/**
+ * The host services a plugin may call; in a sandbox they cross to the host by message, so every
+ * argument and result is plain, cloneable data.
+ * @example installHostServices({ getAttachmentPublicUrl: async (sourceId, ref) => `https://host.test/${ref}`, fetch: directFetchService });
+ */
 export interface HostServices {
   getAttachmentPublicUrl(sourceId: string, attachmentRef: string): Promise<string>;
   /** Performs one request under the host's egress rules; absent, every `fetch` is refused. */
