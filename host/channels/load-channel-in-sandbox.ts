@@ -12,8 +12,12 @@ import { sandboxSettingsFrom } from './sandbox-settings-from-config.ts';
 
 /** How package and local channels are isolated (DESIGN 5a); built-in channels run in host threads. */
 export interface IsolationSettings {
-  /** `strict` refuses to start a channel without the bubblewrap sandbox (BOT_ISOLATION). */
-  mode: 'auto' | 'strict';
+  /**
+   * `strict` refuses to start a channel without the bubblewrap sandbox (BOT_ISOLATION).
+   * `threads` runs every channel in host threads as before isolation: only the ingest benchmark
+   * asks for it, to measure what the runner costs; no configuration reaches it.
+   */
+  mode: 'auto' | 'strict' | 'threads';
   /** Where bubblewrap is; tests point it at nothing to get the `reduced` tier. Default: searched. */
   bwrapPath?: string;
   limits: RunnerLimits;
@@ -47,7 +51,8 @@ export function sandboxLoader(settings: SandboxSettings): (file: ChannelFile) =>
   return async (file) => {
     let channelName: string | undefined;
     const hostServices = settings.hostServicesFor(() => channelName);
-    const started = file.origin === 'builtin' ? await startInHost(settings, file, hostServices) : await startRunner(settings, file, hostServices, () => channelName);
+    const inHost = file.origin === 'builtin' || settings.isolation?.mode === 'threads';
+    const started = inHost ? await startInHost(settings, file, hostServices) : await startRunner(settings, file, hostServices, () => channelName);
     try {
       const description = await started.calls.describe();
       channelName = description.name;

@@ -6,14 +6,17 @@ import { configSchema } from '../../host/config/config.schema.ts';
 import { listen } from '../../host/http/listen.ts';
 import { InboxStore } from '../../host/inbox/inbox-store.ts';
 import { createServices } from '../../host/services.ts';
+import { processTreeUsage } from '../../host/channels/runner/process-tree-usage.ts';
+import { sandboxSettingsFrom } from '../../host/channels/sandbox-settings-from-config.ts';
 import { buildBaselineApp } from './ingest-baseline-app.ts';
 
-/** The three things the ingest benchmark compares. */
-export type IngestArm = 'baseline' | 'batched' | 'unbatched';
+/** The things the ingest benchmark compares. */
+export type IngestArm = 'baseline' | 'threads' | 'batched' | 'unbatched';
 
 export const INGEST_ARMS: Record<IngestArm, string> = {
   baseline: 'baseline: verify + decode on the main thread, no database',
-  batched: 'production: sandboxed decode, group-committed inbox',
+  threads: 'thread-only: production with the channel in host worker threads (before isolation)',
+  batched: 'production: decode in the channel runner (bubblewrap sandbox), group-committed inbox',
   unbatched: 'production with batching off: one INSERT per request',
 };
 
@@ -22,6 +25,8 @@ export interface IngestServers {
   urls: Record<IngestArm, string>;
   /** The source's webhook secret, for signing. */
   secret: string;
+  /** Resident memory of each channel runner, idle after its start, in bytes. */
+  runnerIdleRss: Array<{ channel: string; isolation: string; rssBytes: number }>;
   close(): Promise<void>;
 }
 
@@ -39,25 +44,38 @@ export async function startIngestServers(db: Knex): Promise<IngestServers> {
   const services = createServices({ db, logger: pino({ level: 'silent' }) });
   await services.channels.load();
   if (!services.channels.get('sample')) throw new Error(`the sample channel is not registered: ${JSON.stringify(services.channels.diagnostics())}`);
+  const sandbox = sandboxSettingsFrom();
+  const threadOnly = createServices({ db, logger: pino({ level: 'silent' }), channels: { sandbox: { ...sandbox, isolation: { ...sandbox.isolation!, mode: 'threads' } } } });
+  await threadOnly.channels.load();
   const source = await services.sources.create({ name: 'Ingest benchmark', channel: 'sample', settings: { webhook_secret: SECRET } });
   const appOptions = { authSecret: AUTH_SECRET, maxBodyBytes: defaults.BOT_HTTP_MAX_BODY_BYTES, webhookMaxBodyBytes: defaults.BOT_WEBHOOK_MAX_BODY_BYTES };
   // As services.ts builds the inbox (events and their dispatch jobs in one transaction), batching off.
   const unbatchedInbox = new InboxStore(db, () => new Date(), { batching: false, enqueue: { maxAttempts: services.dispatchMaxAttempts } });
   const servers: Record<IngestArm, Server> = {
     baseline: await listen(buildBaselineApp({ id: source.id, ref: source.ref, settings: source.settings, active: source.active }, defaults.BOT_WEBHOOK_MAX_BODY_BYTES).callback(), 0, HOST),
+    threads: await listen(buildApp(threadOnly, appOptions).callback(), 0, HOST),
     batched: await listen(buildApp(services, appOptions).callback(), 0, HOST),
     unbatched: await listen(buildApp({ ...services, inbox: unbatchedInbox }, appOptions).callback(), 0, HOST),
   };
   const urlOf = (server: Server) => `http://${HOST}:${(server.address() as { port: number }).port}/api/webhook/${source.ref}`;
   return {
-    urls: { baseline: urlOf(servers.baseline), batched: urlOf(servers.batched), unbatched: urlOf(servers.unbatched) },
+    urls: { baseline: urlOf(servers.baseline), threads: urlOf(servers.threads), batched: urlOf(servers.batched), unbatched: urlOf(servers.unbatched) },
     secret: SECRET,
+    runnerIdleRss: runnerIdleRss(services),
     async close() {
       await Promise.all(Object.values(servers).map(closeServer));
-      await Promise.all([services.inbox.close(), unbatchedInbox.close()]);
-      await services.channels.close();
+      await Promise.all([services.inbox.close(), threadOnly.inbox.close(), unbatchedInbox.close()]);
+      await Promise.all([services.channels.close(), threadOnly.channels.close()]);
     },
   };
+}
+
+function runnerIdleRss(services: ReturnType<typeof createServices>): IngestServers['runnerIdleRss'] {
+  return services.channels.diagnostics().flatMap((entry) => {
+    const pid = entry.runner?.pid;
+    const usage = pid === undefined || pid === null ? undefined : processTreeUsage(pid);
+    return usage && entry.name ? [{ channel: entry.name, isolation: entry.isolation ?? '-', rssBytes: usage.rssBytes }] : [];
+  });
 }
 
 function closeServer(server: Server): Promise<void> {

@@ -167,6 +167,9 @@ describe('admin panel', { skip }, () => {
     const toggle = page.getByRole('switch', { name: 'Enable sample' });
     await expect(toggle).visible();
     assert.equal(await toggle.isChecked(), true);
+    // The sample package runs in its sandboxed runner; the SDK's web channel in host threads.
+    await expect(page.locator('tr[data-channel="sample"] td[data-isolation]')).contains('sandbox');
+    await expect(page.locator('tr[data-channel="web"] td[data-isolation]')).contains('builtin');
     await toggle.click();
     await expect(page.locator('tr[data-channel="sample"]')).contains('disabled');
     assert.equal((await channelEnabled(admin, 'sample')), false);

@@ -32,6 +32,8 @@ export interface Channel {
   capabilities: Record<string, unknown>;
   enabled: boolean;
   running: boolean;
+  /** How its code is isolated while it runs (null when not running). */
+  isolation: 'sandbox' | 'reduced' | 'builtin' | null;
   origin: 'builtin' | 'package' | 'local';
   package: { name: string; version: string } | null;
   error: { code: string; message: string } | null;

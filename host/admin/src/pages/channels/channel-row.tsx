@@ -3,6 +3,14 @@ import { api } from '../../api/api-client.ts';
 import { errorMessage } from '../../api/api-error.ts';
 import type { Channel } from '../../api/api-types.ts';
 
+/** What each isolation tier means (DESIGN 5a), shown on hover. */
+const ISOLATION_HINTS: Record<NonNullable<Channel['isolation']> | 'none', string> = {
+  sandbox: 'Runs in its own process inside a bubblewrap sandbox: no host files, no network but the host-checked egress, no other process.',
+  reduced: 'Runs in its own process with the permission model only (bubblewrap is unavailable here); see the channel diagnostics for why.',
+  builtin: 'Trusted code shipped inside the SDK; runs in host worker threads.',
+  none: 'Not running.',
+};
+
 /** One registered channel with its enabled switch (hot: no restart). */
 export function ChannelRow({ channel, canUpdate, onChanged }: { channel: Channel; canUpdate: boolean; onChanged: () => void }) {
   const [busy, setBusy] = useState(false);
@@ -25,6 +33,9 @@ export function ChannelRow({ channel, canUpdate, onChanged }: { channel: Channel
         <strong>{channel.name}</strong> <small>({channel.kind})</small>
       </td>
       <td>{channel.origin}</td>
+      <td data-isolation={channel.isolation ?? ''} title={ISOLATION_HINTS[channel.isolation ?? 'none']}>
+        {channel.isolation ?? '—'}
+      </td>
       <td>{channel.package ? `${channel.package.name}@${channel.package.version}` : '—'}</td>
       <td>
         {Object.entries(channel.capabilities)

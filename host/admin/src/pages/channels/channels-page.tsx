@@ -45,6 +45,7 @@ export function ChannelsPage() {
               <tr>
                 <th>Name</th>
                 <th>Origin</th>
+                <th>Isolation</th>
                 <th>Package</th>
                 <th>Capabilities</th>
                 <th>Enabled</th>
