@@ -134,7 +134,20 @@ export class LiveOutbox implements RunOutbox {
 function resendsInPlace(error: unknown, status: 'failed' | 'uncertain', resendUnknown: boolean): boolean {
   const code = errorCode(error);
   if (code === 'BOT_ERR_PLUGIN_SEND_NOT_STARTED') return true;
-  return status === 'uncertain' && resendUnknown && code === 'BOT_ERR_PLUGIN_CALL_TIMEOUT';
+  // The platform call itself timed out: in the runner's call, or in the host's egress on its behalf.
+  const timedOut = code === 'BOT_ERR_PLUGIN_CALL_TIMEOUT' || causeChainHas(error, 'BOT_ERR_EGRESS_TIMEOUT');
+  return status === 'uncertain' && resendUnknown && timedOut;
+}
+
+const MAX_CAUSE_DEPTH = 8;
+
+function causeChainHas(error: unknown, code: string): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < MAX_CAUSE_DEPTH; depth += 1) {
+    if (errorCode(current) === code) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 function causeCode(error: unknown): string | undefined {
