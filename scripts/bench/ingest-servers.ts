@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Knex } from 'knex';
 import pino from 'pino';
@@ -26,7 +27,7 @@ export interface IngestServers {
   /** The source's webhook secret, for signing. */
   secret: string;
   /** Resident memory of each channel runner, idle after its start, in bytes. */
-  runnerIdleRss: Array<{ channel: string; isolation: string; rssBytes: number }>;
+  runnerIdleRss: Array<{ channel: string; isolation: string; rssBytes: number; pssBytes: number }>;
   close(): Promise<void>;
 }
 
@@ -74,8 +75,24 @@ function runnerIdleRss(services: ReturnType<typeof createServices>): IngestServe
   return services.channels.diagnostics().flatMap((entry) => {
     const pid = entry.runner?.pid;
     const usage = pid === undefined || pid === null ? undefined : processTreeUsage(pid);
-    return usage && entry.name ? [{ channel: entry.name, isolation: entry.isolation ?? '-', rssBytes: usage.rssBytes }] : [];
+    return usage && entry.name ? [{ channel: entry.name, isolation: entry.isolation ?? '-', rssBytes: usage.rssBytes, pssBytes: treePss(usage.pids) }] : [];
   });
+}
+
+/**
+ * Proportional memory of the tree: RSS counts in full the pages of the Node binary and libraries
+ * the runner shares with the host and every other runner; PSS splits them among their users.
+ */
+function treePss(pids: number[]): number {
+  let kilobytes = 0;
+  for (const pid of pids) {
+    try {
+      kilobytes += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kilobytes * 1024;
 }
 
 function closeServer(server: Server): Promise<void> {

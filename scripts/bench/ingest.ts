@@ -46,7 +46,8 @@ export async function runIngestBenchmark(): Promise<void> {
     console.log(`ingest benchmark on ${bench.server}: ${options.connections} connections, ${options.seconds} s per arm after ${options.warmupSeconds} s of warm-up, ${options.rounds} round(s)`);
     for (const arm of ARMS) console.log(`  ${arm.padEnd(10)} ${INGEST_ARMS[arm]}`);
     for (const runner of servers.runnerIdleRss) {
-      console.log(`  runner of ${runner.channel} (${runner.isolation}): idle RSS ${(runner.rssBytes / 1024 / 1024).toFixed(1)} MB (target <= ${RUNNER_IDLE_RSS_TARGET_MB} MB)`);
+      const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+      console.log(`  runner of ${runner.channel} (${runner.isolation}): idle RSS ${mb(runner.rssBytes)} MB (target <= ${RUNNER_IDLE_RSS_TARGET_MB} MB), PSS ${mb(runner.pssBytes)} MB`);
     }
     const rounds: Round[] = [];
     for (let index = 0; index < options.rounds; index += 1) {

@@ -30,6 +30,7 @@ import { runnerCommand } from './runner-command.ts';
 import { judgeUsage, type RunnerLimits, type WatchState } from './runner-limits.ts';
 import { RunnerProcess } from './runner-process.ts';
 import type { RunnerCall, RunnerPoolOptions } from './runner-protocol.ts';
+import { runnerBundle, type RunnerBundle } from './runner-bundle.ts';
 import { runtimeFiles } from './runtime-files.ts';
 
 export interface ChannelRunnerOptions {
@@ -56,6 +57,7 @@ const STABLE_AFTER_MS = 60_000;
 
 export class ChannelRunner implements ChannelCalls {
   readonly #options: ChannelRunnerOptions;
+  readonly #bundle: RunnerBundle;
   readonly #readable: ReadableTree;
   #process: RunnerProcess | undefined;
   #state: ChannelRuntimeStatus['state'] = 'starting';
@@ -69,14 +71,16 @@ export class ChannelRunner implements ChannelCalls {
   #calledSinceLastLook = false;
   readonly #inFlight = new Set<Promise<unknown>>();
 
-  private constructor(options: ChannelRunnerOptions) {
+  private constructor(options: ChannelRunnerOptions, bundle: RunnerBundle) {
     this.#options = options;
-    this.#readable = pluginReadPaths(options.file);
+    this.#bundle = bundle;
+    this.#readable = pluginReadPaths(options.file, bundle.readable);
   }
 
   /** Starts the runner and resolves once its pool has loaded the plugin (which `describe()` then reports on). */
   static async start(options: ChannelRunnerOptions): Promise<ChannelRunner> {
-    const runner = new ChannelRunner(options);
+    const bundle = await runnerBundle((error) => options.logger.warn({ err: error }, 'The channel runner could not be bundled; runners run its TypeScript sources (about 35 MB more each)'));
+    const runner = new ChannelRunner(options, bundle);
     try {
       await runner.#spawn();
     } catch (error) {
@@ -148,7 +152,14 @@ export class ChannelRunner implements ChannelCalls {
 
   async #spawn(): Promise<void> {
     const { isolation, pool } = this.#options;
-    const command = runnerCommand({ tier: isolation.tier, readable: this.#readable, runtime: runtimeFiles(), maxHeapMb: pool.maxHeapMb, bwrapPath: isolation.bwrapPath });
+    const command = runnerCommand({
+      tier: isolation.tier,
+      readable: this.#readable,
+      runtime: runtimeFiles(),
+      maxHeapMb: pool.maxHeapMb,
+      bwrapPath: isolation.bwrapPath,
+      entry: this.#bundle.entry,
+    });
     const runner = new RunnerProcess({
       command,
       identity: isolation.identity.spawn,

@@ -31,14 +31,17 @@ export function readablePaths(tree: ReadableTree): string[] {
   return [...tree.binds, ...tree.links.map(([link]) => link)];
 }
 
-/** The folders and files the runner of `realFile` (the channel file's real path) may read. */
-export function pluginReadPaths(realFile: string, hostRoot = HOST_ROOT): ReadableTree {
-  return asTree(pluginPaths(realFile, hostRoot));
+/**
+ * The folders and files the runner of `realFile` (the channel file's real path) may read;
+ * `runnerCode` is the runner's own code (its bundle, see runner-bundle.ts).
+ */
+export function pluginReadPaths(realFile: string, runnerCode: string[], hostRoot = HOST_ROOT): ReadableTree {
+  return asTree(pluginPaths(realFile, runnerCode, hostRoot));
 }
 
-function pluginPaths(realFile: string, hostRoot: string): string[] {
+function pluginPaths(realFile: string, runnerCode: string[], hostRoot: string): string[] {
   const root = pluginRoot(realFile);
-  const readable = new Set<string>([path.join(hostRoot, 'host/channels/sandbox'), path.join(hostRoot, 'host/channels/runner'), root]);
+  const readable = new Set<string>([...runnerCode, root]);
   for (const start of [root, path.join(hostRoot, 'host')]) {
     for (const dir of ancestors(start)) {
       // Node reads the nearest package.json for a module's type.

@@ -6,7 +6,6 @@
  * - `reduced`: no bubblewrap; the permission model alone, with an empty environment.
  * Either way, a host running as root starts the runner as an unprivileged uid/gid.
  */
-import { fileURLToPath } from 'node:url';
 import { readablePaths, type ReadableTree } from './plugin-read-paths.ts';
 
 export type IsolationTier = 'sandbox' | 'reduced';
@@ -19,6 +18,8 @@ export interface RunnerCommandOptions {
   runtime: string[];
   /** Heap limit of the runner's main thread. */
   maxHeapMb: number;
+  /** The runner's entry file (runner-bundle.ts). */
+  entry: string;
   bwrapPath: string;
 }
 
@@ -26,8 +27,6 @@ export interface RunnerCommand {
   command: string;
   args: string[];
 }
-
-export const RUNNER_ENTRY = fileURLToPath(new URL('./runner-main.ts', import.meta.url));
 
 /** The fork's IPC channel is the child's fd 3 (stdio: [ignore, pipe, pipe, ipc]). */
 const IPC_FD = '3';
@@ -37,7 +36,7 @@ const IPC_FD = '3';
  * allowed), workers for the pool, reads of `readable` only, and no way to open the inspector by
  * signal.
  */
-export function runnerNodeArgs(options: Pick<RunnerCommandOptions, 'readable' | 'maxHeapMb'>): string[] {
+export function runnerNodeArgs(options: Pick<RunnerCommandOptions, 'readable' | 'maxHeapMb' | 'entry'>): string[] {
   return [
     '--permission',
     '--allow-worker',
@@ -47,7 +46,7 @@ export function runnerNodeArgs(options: Pick<RunnerCommandOptions, 'readable' | 
     '--disable-warning=ExperimentalWarning',
     // The permission model warns that --allow-worker widens it: the workers are the pool's own.
     '--disable-warning=SecurityWarning',
-    RUNNER_ENTRY,
+    options.entry,
   ];
 }
 
