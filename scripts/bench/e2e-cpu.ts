@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Knex } from 'knex';
+import { processTreeUsage } from '../../host/channels/runner/process-tree-usage.ts';
 
 /** CPU time (user + system, all threads) spent by each part of the pipeline, in ms. */
 export interface CpuTimes {
@@ -13,7 +14,7 @@ export interface CpuTimes {
 const TICKS_PER_SECOND = 100;
 
 /**
- * Reads the CPU time used so far by the host process, by the PostgreSQL backends connected to
+ * Reads the CPU time used so far by the host process and its channel runners, by the PostgreSQL backends connected to
  * the benchmark's database, and by this process, from /proc (Linux; zeros elsewhere). Backends
  * that disconnect between two readings take their time with them, so the host's pools (which
  * keep their connections) are measured well and short-lived connections are not.
@@ -22,7 +23,9 @@ export async function readCpuTimes(db: Knex, hostPid: number): Promise<CpuTimes>
   const { rows } = await db.raw<{ rows: { pid: number }[] }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
   const backends = await Promise.all(rows.map((row) => cpuMsOf(row.pid)));
   const usage = process.cpuUsage();
-  return { host: await cpuMsOf(hostPid), postgres: backends.reduce((sum, ms) => sum + ms, 0), platform: (usage.user + usage.system) / 1000 };
+  // The host with its children: each channel's runner process does the plugin's share of the work.
+  const host = processTreeUsage(hostPid)?.cpuMs ?? 0;
+  return { host, postgres: backends.reduce((sum, ms) => sum + ms, 0), platform: (usage.user + usage.system) / 1000 };
 }
 
 /** The difference of two readings, backends gone or new in between aside. */

@@ -23,9 +23,10 @@ export interface HostProcess {
 
 /**
  * Runs `npm start` as a real child process, exactly as a newcomer would, and waits until it logs
- * that it listens. DATABASE_URL is removed unless given, so the embedded path is what runs.
+ * that it listens and (unless `waitForChannels` is false) that it has discovered its channels.
+ * DATABASE_URL is removed unless given, so the embedded path is what runs.
  */
-export async function startHostProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<HostProcess> {
+export async function startHostProcess(env: Record<string, string>, timeoutMs = 90_000, waitForChannels = true): Promise<HostProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', BOT_LOG_PRETTY: 'false', ...env };
   if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL;
   delete childEnv.TEST_DATABASE_URL;
@@ -39,7 +40,7 @@ export async function startHostProcess(env: Record<string, string>, timeoutMs = 
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = await waitForListening(child, () => output, timeoutMs);
+  const url = await waitForListening(child, () => output, timeoutMs, waitForChannels);
   return {
     url,
     child,
@@ -75,10 +76,10 @@ async function waitUntilDead(pid: number): Promise<void> {
   throw new Error(`process ${pid} still runs ${STOP_TIMEOUT_MS} ms after SIGKILL`);
 }
 
-async function waitForListening(child: ChildProcess, output: () => string, timeoutMs: number): Promise<string> {
+async function waitForListening(child: ChildProcess, output: () => string, timeoutMs: number, waitForChannels: boolean): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const url = findListeningUrl(output());
+    const url = findListeningUrl(output(), waitForChannels);
     if (url) return url;
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -91,7 +92,7 @@ async function waitForListening(child: ChildProcess, output: () => string, timeo
  * The host's URL once it listens and has discovered its channels (plugins load in the
  * background after it listens, answering 503 until then; the tests want them serving).
  */
-function findListeningUrl(output: string): string | undefined {
+function findListeningUrl(output: string, waitForChannels: boolean): string | undefined {
   let url: string | undefined;
   let discovered = false;
   for (const line of output.split('\n')) {
@@ -104,7 +105,7 @@ function findListeningUrl(output: string): string | undefined {
       // a partial line: read it again once complete
     }
   }
-  return discovered ? url : undefined;
+  return discovered || !waitForChannels ? url : undefined;
 }
 
 function killGroup(child: ChildProcess): void {
