@@ -1,34 +1,20 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { signAdminToken } from '../../host/auth/admin-token.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 import { startHostProcess } from '../support/host-process.ts';
-
-const REPO_NODE_MODULES = fileURLToPath(new URL('../../node_modules', import.meta.url));
+import { createPluginRoot, writeChannelPackage } from '../support/temp-plugin-root.ts';
 const AUTH_SECRET = 'stuck-import-test-auth-secret-0123456789abcdef';
 /** Long enough that the stuck import is still pending while the test looks. */
 const START_TIMEOUT_MS = 60_000;
 
 /** An app root whose one channel package never finishes importing. */
 async function rootWithStuckPlugin(): Promise<string> {
-  const root = await mkdtemp(path.join(tmpdir(), 'bot-stuck-root-'));
-  await chmod(root, 0o755); // a root host runs plugins as nobody
-  const packageDir = path.join(root, 'node_modules', 'bot-channel-stuck');
-  await mkdir(path.join(packageDir, 'dist'), { recursive: true });
-  await symlink(path.join(REPO_NODE_MODULES, '@bot-ai'), path.join(root, 'node_modules', '@bot-ai'));
-  const manifest = {
-    name: 'bot-channel-stuck',
-    version: '1.0.0',
-    type: 'module',
-    exports: { '.': './dist/index.channel.js', './index.channel': './dist/index.channel.js' },
-    peerDependencies: { '@bot-ai/api': '>=3 <4', '@bot-ai/types': '>=3 <4' },
-  };
-  await writeFile(path.join(packageDir, 'package.json'), JSON.stringify(manifest));
-  await writeFile(path.join(packageDir, 'dist', 'index.channel.js'), 'await new Promise(() => {});\nexport default class Never {}\n');
+  const root = await createPluginRoot('bot-stuck-root-');
+  await writeChannelPackage(root, 'stuck', 'await new Promise(() => {});\nexport default class Never {}\n');
   return root;
 }
 

@@ -1,35 +1,20 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createServices } from '../../../host/services.ts';
 import { createTestApp } from '../../support/test-app.ts';
-
-const REPO_NODE_MODULES = fileURLToPath(new URL('../../../node_modules', import.meta.url));
+import { createPluginRoot, writeChannelPackage } from '../../support/temp-plugin-root.ts';
 const SANDBOX = { callTimeoutMs: 5_000, maxHeapMb: 64, maxThreads: 1, maxQueue: 10, idleTimeoutMs: 1_000 };
 
 /** A channel whose import leaves a mark in the host's log (its console goes there). */
 async function installLoudChannel(marker: string): Promise<string> {
-  const root = await mkdtemp(path.join(tmpdir(), 'bot-dormant-root-'));
-  await chmod(root, 0o755); // a root host runs plugins as nobody
-  const packageDir = path.join(root, 'node_modules', 'bot-channel-loud');
-  await mkdir(path.join(packageDir, 'dist'), { recursive: true });
-  await symlink(path.join(REPO_NODE_MODULES, '@bot-ai'), path.join(root, 'node_modules', '@bot-ai'));
-  const manifest = {
-    name: 'bot-channel-loud',
-    version: '1.0.0',
-    type: 'module',
-    exports: { '.': './dist/index.channel.js', './index.channel': './dist/index.channel.js' },
-    peerDependencies: { '@bot-ai/api': '>=3 <4', '@bot-ai/types': '>=3 <4' },
-  };
-  await writeFile(path.join(packageDir, 'package.json'), JSON.stringify(manifest));
-  await writeFile(
-    path.join(packageDir, 'dist', 'index.channel.js'),
+  const root = await createPluginRoot('bot-dormant-root-');
+  await writeChannelPackage(
+    root,
+    'loud',
     `import { HttpChannelHandler, Injectable, z } from '@bot-ai/api';
 console.log(${JSON.stringify(marker)});
 class LoudChannel extends HttpChannelHandler {
