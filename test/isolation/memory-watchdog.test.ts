@@ -57,7 +57,7 @@ const HOG_ROUTES = [
 ] as const;
 
 for (const [from, body] of HOG_ROUTES) {
-  test(`memory held by a process a plugin starts from ${from} counts against its runner's limit`, { todo: HOLES.watchdogTree }, async (t) => {
+  test(`memory held by a process a plugin starts from ${from} counts against its runner's limit`, async (t) => {
     const hostile = await startChannel(t, HOSTILE_PACKAGE, { limits: LIMITS });
     const marker = `bot-test-${randomUUID()}`;
     t.after(() => waitFor('no process the plugin started is left', () => processesWith(marker).length === 0));

@@ -3,7 +3,7 @@
  * bubblewrap → its init → node, and what counts is the whole tree. RSS includes memory outside
  * the JS heap (Buffers, native allocations), which a heap limit does not see.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcessTreeUsage {
   /** Resident memory of the tree, in bytes. */
@@ -39,9 +39,24 @@ function descendantsAndSelf(rootPid: number): number[] {
   return found;
 }
 
+/**
+ * Children of every thread of the process: a child belongs to the thread that started it (a
+ * worker thread's child_process.spawn included), and each thread lists only its own.
+ */
 function childrenOf(pid: number): number[] {
-  const text = readOrEmpty(`/proc/${pid}/task/${pid}/children`);
-  return text.split(' ').filter(Boolean).map(Number);
+  const children: number[] = [];
+  for (const tid of threadsOf(pid)) {
+    for (const child of readOrEmpty(`/proc/${pid}/task/${tid}/children`).split(' ')) if (child) children.push(Number(child));
+  }
+  return children;
+}
+
+function threadsOf(pid: number): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
 }
 
 function readUsage(pid: number): { rssBytes: number; cpuMs: number } | undefined {
