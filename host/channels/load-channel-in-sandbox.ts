@@ -38,6 +38,13 @@ export type SandboxSettings = Omit<ChannelSandboxOptions, 'file' | 'name' | 'hos
   onRunnerExit?(channel: string, reason: string): void;
 };
 
+/**
+ * The largest frame a runner may send the host: an answer (decoded events) or an egress request
+ * (up to BOT_EGRESS_MAX_REQUEST_BYTES, 10 MiB by default, base64 in the frame), with room. A
+ * runner sending more is ended.
+ */
+const RUNNER_MAX_FRAME_BYTES = 32 * 1024 * 1024;
+
 /** A channel loaded for traffic, with its runtime state for diagnostics. */
 export type LoadedSandbox = LoadedChannel<ChannelCalls> & { status(): ChannelRuntimeStatus };
 
@@ -84,16 +91,18 @@ async function startRunner(settings: SandboxSettings, file: ChannelFile, hostSer
   if (isolation.tier !== 'sandbox' && wanted.mode === 'strict') {
     throw new SandboxError('BOT_ERR_PLUGIN_ISOLATION_UNAVAILABLE', `${file.file}: BOT_ISOLATION=strict and ${isolation.reason}`);
   }
-  const { callTimeoutMs, startTimeoutMs = defaults.startTimeoutMs!, hostCallTimeoutMs, maxHeapMb, idleTimeoutMs, maxQueue, maxThreads } = settings;
+  // maxThreads and idleTimeoutMs size the host's thread pools only: a runner has one thread.
+  const { callTimeoutMs, startTimeoutMs = defaults.startTimeoutMs!, hostCallTimeoutMs, maxHeapMb, maxQueue } = settings;
   const runner = await ChannelRunner.start({
     file: file.realFile,
     label: file.file,
     isolation,
-    pool: { callTimeoutMs, startTimeoutMs, maxHeapMb, idleTimeoutMs, maxQueue, maxThreads, ...(hostCallTimeoutMs === undefined ? {} : { hostCallTimeoutMs }) },
+    limits: { callTimeoutMs, startTimeoutMs, maxHeapMb, maxQueue, ...(hostCallTimeoutMs === undefined ? {} : { hostCallTimeoutMs }) },
+    maxFrameBytes: RUNNER_MAX_FRAME_BYTES,
     hostServices,
     logger: settings.logger,
     ...(settings.frameDelivery ? { frameDelivery: settings.frameDelivery } : {}),
-    limits: wanted.limits,
+    watchdog: wanted.limits,
     restartDelay: wanted.restartDelay,
     onExit: (reason) => settings.onRunnerExit?.(channelName() ?? file.file, reason),
   });

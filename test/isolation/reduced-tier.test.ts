@@ -59,9 +59,9 @@ test('in the reduced tier a plugin reads no file outside its package and the mod
   const hostile = await startChannel(t, HOSTILE_PACKAGE, REDUCED);
   assert.equal((await attack(hostile, { attack: 'read-file', path: `${HOSTILE_PACKAGE}/package.json` })).ok, true, 'its own package is readable');
   const targets = [
-    ["the host's source", path.join(HOST_ROOT, 'host/main.ts'), HOLES.permissionModel],
-    ["another plugin's file", BYSTANDER_SECRET_FILE, HOLES.permissionModel],
-    ['/etc/passwd', '/etc/passwd', HOLES.permissionModel],
+    ["the host's source", path.join(HOST_ROOT, 'host/main.ts')],
+    ["another plugin's file", BYSTANDER_SECRET_FILE],
+    ['/etc/passwd', '/etc/passwd'],
     ["the data directory's secrets (mode 600)", path.join(data, 'secrets.json'), undefined],
     ["the host's environment", `/proc/${process.pid}/environ`, undefined],
   ] as const;
@@ -72,13 +72,13 @@ test('in the reduced tier a plugin reads no file outside its package and the mod
       assertRefused(outcome, `reading ${file}`);
     });
   }
-  await t.test("the refusal is the permission model's, not only the file's mode", { todo: HOLES.permissionModel }, async () => {
+  await t.test("the refusal is the permission model's, not only the file's mode", async () => {
     const outcome = await attack(hostile, { attack: 'read-file', path: path.join(data, 'secrets.json') });
     assert.equal(assertRefused(outcome, 'reading the secrets'), 'ERR_ACCESS_DENIED');
   });
 });
 
-test('in the reduced tier a plugin opens no network connection', { todo: HOLES.permissionModel }, async (t) => {
+test('in the reduced tier a plugin opens no network connection', async (t) => {
   const hostile = await startChannel(t, HOSTILE_PACKAGE, REDUCED);
   const server = await countingListener(t, { port: 0, host: '127.0.0.1' });
   const { port } = server;
@@ -91,7 +91,7 @@ test('in the reduced tier a plugin opens no network connection', { todo: HOLES.p
   assertRefused(database, 'logging in to PostgreSQL');
 });
 
-test('in the reduced tier a plugin starts no process', { todo: HOLES.permissionModel }, async (t) => {
+test('in the reduced tier a plugin starts no process', async (t) => {
   const hostile = await startChannel(t, HOSTILE_PACKAGE, REDUCED);
   assertRefused(await attack(hostile, { attack: 'exec', command: 'id' }), 'execSync');
   assertRefused(await attack(hostile, { attack: 'spawn', command: process.execPath, args: ['-e', '0'] }), 'spawn');
@@ -103,7 +103,7 @@ test('in the reduced tier a plugin writes no file', async (t) => {
   const targets = [
     ['its own package', path.join(HOSTILE_PACKAGE, name), undefined],
     ["the host's source", path.join(HOST_ROOT, 'host', name), undefined],
-    ["the host's /tmp", path.join('/tmp', name), HOLES.permissionModel],
+    ["the host's /tmp", path.join('/tmp', name)],
   ] as const;
   t.after(() => targets.forEach(([, file]) => rmSync(file, { force: true })));
   for (const [what, file, hole] of targets) {
@@ -131,7 +131,7 @@ test("in the reduced tier a plugin cannot kill another channel's runner", { todo
   await assertServing(bystander);
 });
 
-test('in the reduced tier a thread a plugin starts without the runner flags is still held by the permission model', { todo: HOLES.workerEscape }, async (t) => {
+test('in the reduced tier a thread a plugin starts without the runner flags is still held by the permission model', async (t) => {
   const hostile = await startChannel(t, HOSTILE_PACKAGE, REDUCED);
   const file = path.join(HOST_ROOT, 'host/main.ts');
   const code = `const { parentPort } = require('node:worker_threads');

@@ -1,10 +1,11 @@
 /**
- * Host side of one channel's runner: the process (sandboxed when the host can) that holds the
- * channel's worker pool. It keeps one running: a runner that dies, or that the watchdog stops
+ * Host side of one channel's runner: the process (sandboxed when the host can) that runs the
+ * channel's plugin. It keeps one running: a runner that dies, or that the watchdog stops
  * for its memory or for CPU burned between calls, is started again with backoff, and until then
  * the channel's calls fail at once with `BOT_ERR_PLUGIN_RUNNER_DOWN` (a webhook answers 503, a
  * send is retried later). Each call is one IPC round trip.
  */
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
@@ -39,18 +40,20 @@ export interface ChannelRunnerOptions {
   /** Label in logs and errors (the file as discovered). */
   label: string;
   isolation: Isolation;
-  pool: RunnerPoolOptions;
+  limits: RunnerPoolOptions;
+  /** Largest frame the runner may send (its biggest answer, or egress request, encoded). */
+  maxFrameBytes: number;
   hostServices: HostServices;
   logger: SandboxLogger;
   frameDelivery?: FrameDelivery;
-  limits: RunnerLimits;
+  watchdog: RunnerLimits;
   /** Backoff between restarts: doubles from `initialMs` up to `maxMs`. */
   restartDelay: { initialMs: number; maxMs: number };
   /** Told of each unplanned end of the runner (metrics). */
   onExit?(reason: string): void;
 }
 
-/** Beyond the pool's own call limit, the time a runner has to answer before it counts as stuck. */
+/** Beyond the runner's own call limit, the time it has to answer before it counts as stuck. */
 const RUNNER_GRACE_MS = 2_000;
 /** A runner up this long has recovered: its next failure restarts it after the first delay again. */
 const STABLE_AFTER_MS = 60_000;
@@ -77,7 +80,7 @@ export class ChannelRunner implements ChannelCalls {
     this.#readable = pluginReadPaths(options.file, bundle.readable);
   }
 
-  /** Starts the runner and resolves once its pool has loaded the plugin (which `describe()` then reports on). */
+  /** Starts the runner and resolves once it has loaded the plugin (which `describe()` then reports on). */
   static async start(options: ChannelRunnerOptions): Promise<ChannelRunner> {
     const bundle = await runnerBundle((error) => options.logger.warn({ err: error }, 'The channel runner could not be bundled; runners run its TypeScript sources (about 35 MB more each)'));
     const runner = new ChannelRunner(options, bundle);
@@ -87,7 +90,7 @@ export class ChannelRunner implements ChannelCalls {
       await runner.close();
       throw error;
     }
-    runner.#watchdog = setInterval(() => runner.#look(), options.limits.intervalMs).unref();
+    runner.#watchdog = setInterval(() => runner.#look(), options.watchdog.intervalMs).unref();
     return runner;
   }
 
@@ -97,24 +100,25 @@ export class ChannelRunner implements ChannelCalls {
   }
 
   describe(): Promise<ChannelDescription> {
-    return this.#call({ method: 'describe' }) as Promise<ChannelDescription>;
+    return this.#call({ type: 'channel.describe' }) as Promise<ChannelDescription>;
   }
 
   verifyWebhook(req: PlainWebhookRequest | WebhookRequest, source: ChannelSource): Promise<PlainWebhookResponse> {
-    return this.#call({ method: 'verifyWebhook', request: plainRequest(req), source: pickSource(source) }) as Promise<PlainWebhookResponse>;
+    return this.#call({ type: 'channel.verifyWebhook', request: plainRequest(req), source: pickSource(source) }) as Promise<PlainWebhookResponse>;
   }
 
   receiveWebhook(req: PlainWebhookRequest | WebhookRequest, source: ChannelSource): Promise<ReceiveWebhookResult> {
-    return this.#call({ method: 'receiveWebhook', request: plainRequest(req), source: pickSource(source) }) as Promise<ReceiveWebhookResult>;
+    return this.#call({ type: 'channel.receiveWebhook', request: plainRequest(req), source: pickSource(source) }) as Promise<ReceiveWebhookResult>;
   }
 
   receiveFrame(frame: WebSocketFrame, source: ChannelSource): Promise<ReceiveFrameResult> {
-    return this.#call({ method: 'receiveFrame', frame, source: pickSource(source) }) as Promise<ReceiveFrameResult>;
+    return this.#call({ type: 'channel.receiveFrame', frame, source: pickSource(source) }) as Promise<ReceiveFrameResult>;
   }
 
   /** As ChannelSandbox.send: a WebSocket channel's encoded frame goes to `frameDelivery`, whose answer is the send's. */
   async send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendMessageResult> {
-    const result = (await this.#call({ method: 'sendTask', event, source: pickSource(source), envelope, options })) as SendTaskResult;
+    const call = { type: 'channel.send' as const, event, source: pickSource(source), envelope, options, taskId: randomUUID() };
+    const result = (await this.#call(call)) as SendTaskResult;
     if (!('frame' in result)) return result;
     const delivery = this.#options.frameDelivery;
     if (!delivery) throw new SandboxError('BOT_ERR_PLUGIN_CALL_UNSUPPORTED', `${this.#options.label}: this host delivers no WebSocket frames`);
@@ -122,7 +126,7 @@ export class ChannelRunner implements ChannelCalls {
   }
 
   subscriberData(event: PlainInboundEvent, source: ChannelSource): Promise<PlainSubscriberData> {
-    return this.#call({ method: 'subscriberData', event, source: pickSource(source) }) as Promise<PlainSubscriberData>;
+    return this.#call({ type: 'channel.subscriberData', event, source: pickSource(source) }) as Promise<PlainSubscriberData>;
   }
 
   /** Refuses new calls, lets the runner finish those in flight (each bounded by its timeout), then stops it. */
@@ -130,17 +134,18 @@ export class ChannelRunner implements ChannelCalls {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
     clearTimeout(this.#restartTimer);
-    clearInterval(this.#watchdog);
-    await this.#process?.close(this.#options.pool.callTimeoutMs + RUNNER_GRACE_MS);
     await Promise.allSettled([...this.#inFlight]);
+    clearInterval(this.#watchdog);
+    await this.#process?.close(RUNNER_GRACE_MS);
   }
 
   async #call(call: RunnerCall): Promise<unknown> {
     const runner = this.#process;
     if (this.#state === 'closed') throw new SandboxError('BOT_ERR_PLUGIN_SANDBOX_CLOSED', `${this.#options.label}: the sandbox is closed`);
     if (this.#state !== 'running' || !runner) throw this.#downError();
+    if (this.#inFlight.size >= this.#options.limits.maxQueue) throw new SandboxError('BOT_ERR_PLUGIN_QUEUE_FULL', `${this.#options.label}: too many calls in flight`);
     this.#calledSinceLastLook = true;
-    const pending = runner.call(call, this.#options.pool.callTimeoutMs + RUNNER_GRACE_MS);
+    const pending = runner.call(call, this.#options.limits.callTimeoutMs + RUNNER_GRACE_MS);
     this.#inFlight.add(pending);
     try {
       return await pending;
@@ -151,12 +156,12 @@ export class ChannelRunner implements ChannelCalls {
   }
 
   async #spawn(): Promise<void> {
-    const { isolation, pool } = this.#options;
+    const { isolation, limits } = this.#options;
     const command = runnerCommand({
       tier: isolation.tier,
       readable: this.#readable,
       runtime: runtimeFiles(),
-      maxHeapMb: pool.maxHeapMb,
+      maxHeapMb: limits.maxHeapMb,
       bwrapPath: isolation.bwrapPath,
       entry: this.#bundle.entry,
     });
@@ -165,15 +170,15 @@ export class ChannelRunner implements ChannelCalls {
       identity: isolation.identity.spawn,
       fileUrl: pathToFileURL(path.resolve(this.#options.file)).href,
       label: this.#options.label,
-      pool,
+      limits,
+      maxFrameBytes: this.#options.maxFrameBytes,
       hostServices: this.#options.hostServices,
       logger: this.#options.logger,
     });
     this.#process = runner;
     this.#watch = { lastCpuMs: undefined, strikes: 0 };
     void runner.exited().then((reason) => this.#exited(runner, reason));
-    // Spawning the sandbox costs a few hundred ms beyond the pool's own start.
-    await runner.ready(pool.startTimeoutMs + RUNNER_GRACE_MS);
+    await runner.ready(limits.startTimeoutMs);
     this.#state = 'running';
     this.#startedAt = Date.now();
   }
@@ -212,12 +217,12 @@ export class ChannelRunner implements ChannelCalls {
     const idleThroughout = !runner.busy && !this.#calledSinceLastLook;
     this.#calledSinceLastLook = false;
     if (!usage) return;
-    const verdict = judgeUsage(usage, idleThroughout, this.#watch, this.#options.limits);
+    const verdict = judgeUsage(usage, idleThroughout, this.#watch, this.#options.watchdog);
     if (verdict) runner.kill(verdict);
   }
 
   #downError(): SandboxError {
-    const why = this.#lastExit ? `: it ${this.#lastExit.reason}` : '';
+    const why = this.#lastExit ? ` (its last runner ended: ${this.#lastExit.reason})` : '';
     return new SandboxError('BOT_ERR_PLUGIN_RUNNER_DOWN', `${this.#options.label}: the channel's runner is ${this.#state}${why}`);
   }
 }

@@ -1,8 +1,7 @@
 /**
- * The runner's code as plain JavaScript: its entry and the pool's worker, each bundled with the
- * sandbox modules they import (packages stay imports). Node can run the TypeScript sources
- * itself, but its type stripper costs each isolate about 17 MB and some start time; a runner has
- * two (its main thread and a worker), so each channel saves about 35 MB this way.
+ * The runner's code as plain JavaScript: its entry bundled with the sandbox modules it imports
+ * (packages stay imports). Node can run the TypeScript sources itself, but its type stripper
+ * costs the runner about 17 MB and some start time.
  *
  * Built at the host's first runner start into a folder named after a hash of the sources, so an
  * edited source never runs stale and hosts sharing the tree build it once (to a temporary folder
@@ -46,7 +45,7 @@ async function buildBundle(): Promise<RunnerBundle> {
   if (existsSync(bundle.entry)) return bundle;
   const next = `${dir}.next-${randomUUID()}`;
   await build({
-    entryPoints: { 'runner-main': path.join(RUNNER_DIR, 'runner-main.ts'), worker: path.join(SANDBOX_DIR, 'worker.ts') },
+    entryPoints: { 'runner-main': path.join(RUNNER_DIR, 'runner-main.ts') },
     outdir: next,
     bundle: true,
     packages: 'external',

@@ -4,6 +4,7 @@
  *   empty environment, a root holding only read-only binds of the runtime and the plugin's files
  *   plus an empty /tmp, no network at all — and Node's permission model inside as a second belt.
  * - `reduced`: no bubblewrap; the permission model alone, with an empty environment.
+ * The runner's wire to the host is its fd 3, inherited through bubblewrap (runner-frames.ts).
  * Either way, a host running as root starts the runner as an unprivileged uid/gid.
  */
 import { readablePaths, type ReadableTree } from './plugin-read-paths.ts';
@@ -28,24 +29,21 @@ export interface RunnerCommand {
   args: string[];
 }
 
-/** The fork's IPC channel is the child's fd 3 (stdio: [ignore, pipe, pipe, ipc]). */
-const IPC_FD = '3';
+/** Size of the sandbox's own /tmp: tmpfs pages are in no process's RSS, so the watchdog cannot see them. */
+const TMP_BYTES = 16 * 1024 * 1024;
 
 /**
- * Node inside the runner: no network, child processes, inspector, addons or WASI (none is
- * allowed), workers for the pool, reads of `readable` only, and no way to open the inspector by
- * signal.
+ * Node inside the runner: reads of `readable` only; no network, child processes, workers,
+ * inspector, addons or WASI (none is allowed; without --allow-worker plugin code cannot start a
+ * thread outside the model either), and no way to open the inspector by signal.
  */
 export function runnerNodeArgs(options: Pick<RunnerCommandOptions, 'readable' | 'maxHeapMb' | 'entry'>): string[] {
   return [
     '--permission',
-    '--allow-worker',
     ...readablePaths(options.readable).map((file) => `--allow-fs-read=${file}`),
     `--max-old-space-size=${options.maxHeapMb}`,
     '--disable-sigusr1',
     '--disable-warning=ExperimentalWarning',
-    // The permission model warns that --allow-worker widens it: the workers are the pool's own.
-    '--disable-warning=SecurityWarning',
     options.entry,
   ];
 }
@@ -54,9 +52,7 @@ export function runnerCommand(options: RunnerCommandOptions): RunnerCommand {
   const [node] = options.runtime;
   const nodeArgs = runnerNodeArgs(options);
   if (options.tier === 'reduced') return { command: node!, args: nodeArgs };
-  // --clearenv drops the variables spawn sets for the fork's IPC channel: set them again inside.
-  const ipc = ['--setenv', 'NODE_CHANNEL_FD', IPC_FD, '--setenv', 'NODE_CHANNEL_SERIALIZATION_MODE', 'advanced'];
-  return { command: options.bwrapPath, args: [...bubblewrapArgs(options), ...ipc, '--', node!, ...nodeArgs] };
+  return { command: options.bwrapPath, args: [...bubblewrapArgs(options), '--', node!, ...nodeArgs] };
 }
 
 export function bubblewrapArgs(options: Pick<RunnerCommandOptions, 'readable' | 'runtime'>): string[] {
@@ -75,7 +71,9 @@ export function bubblewrapArgs(options: Pick<RunnerCommandOptions, 'readable' | 
     '65534',
     '--hostname',
     'channel-runner',
-    // The empty /tmp first: binds that live under /tmp (a test's app root) go on top of it.
+    // The empty /tmp first, bounded: binds that live under /tmp (a test's app root) go on top.
+    '--size',
+    String(TMP_BYTES),
     '--tmpfs',
     '/tmp',
     '--proc',
@@ -84,6 +82,9 @@ export function bubblewrapArgs(options: Pick<RunnerCommandOptions, 'readable' | 
     '/dev',
     ...binds,
     ...links,
+    // The root's own folders (mount points) are a tmpfs too: read-only, so nothing is stored there.
+    '--remount-ro',
+    '/',
     '--chdir',
     '/',
   ];

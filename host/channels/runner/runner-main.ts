@@ -1,113 +1,106 @@
 /**
- * The entry of a channel's runner process: the process the host starts (inside bubblewrap when
- * it can) for one channel. It holds that channel's worker pool — the plugin's code runs in its
- * threads — and talks to the host only over the IPC channel of its fork: calls in, answers out,
- * and the host services plugin code asks for relayed back to the host by name.
+ * The entry of a channel's runner: the process the host starts (inside bubblewrap when it can)
+ * for one channel. The plugin runs here, on this one thread: the process is the unit of
+ * isolation and of recovery. No worker threads, on purpose: Node's permission model needs
+ * `--allow-worker` for them, and with it plugin code can start a Worker of its own with
+ * `execArgv: []`, which runs outside the model (nodejs/node#62222). A call that never returns
+ * control is ended by the host, which kills and restarts the runner.
  *
- * Runs without tsx (Node's own type stripping): erasable TypeScript only. It imports nothing of
- * the host but the sandbox folder, which is all its sandbox lets it read.
+ * It talks to the host only over fd 3 (runner-frames.ts): calls in, answers out, and the host
+ * services the plugin asks for (attachment URLs, egress, logging) relayed back by name.
+ *
+ * Runs as a bundle (runner-bundle.ts), or from source with Node's type stripping: erasable
+ * TypeScript only. It imports nothing of the host but the sandbox and runner folders.
  */
-import type { HostServices } from '@bot-ai/api';
-import { ChannelSandbox } from '../sandbox/channel-sandbox.ts';
+import net from 'node:net';
+import type { EgressRequest, EgressResponse } from '@bot-ai/api';
+import { loadChannelHandler, type LoadedHandler } from '../sandbox/load-channel-handler.ts';
+import { installHostBridge, type HostBridgeClient } from '../sandbox/open-host-bridge.ts';
 import type { LogLevel, SandboxReply } from '../sandbox/protocol.ts';
-import { serializeError } from '../sandbox/sandbox-error.ts';
-import type { HostToRunnerMessage, RunnerCall, RunnerToHostMessage } from './runner-protocol.ts';
+import { runTask } from '../sandbox/run-task.ts';
+import { SandboxError, serializeError } from '../sandbox/sandbox-error.ts';
+import { withTimeout } from '../sandbox/with-timeout.ts';
+import { encodeFrame, FrameReader } from './runner-frames.ts';
+import type { HostToRunnerMessage, RunnerCall, RunnerPoolOptions, RunnerToHostMessage } from './runner-protocol.ts';
 
-let sandbox: ChannelSandbox | undefined;
+/** What the host may send in one frame: a webhook body (1 MiB by default) as base64, and room. */
+const MAX_HOST_FRAME_BYTES = 64 * 1024 * 1024;
+
+// Spawned with an empty environment, but bubblewrap sets PWD: the plugin sees nothing at all.
+for (const name of Object.keys(process.env)) delete process.env[name];
+
+const wire = new net.Socket({ fd: 3, readable: true, writable: true });
+const reader = new FrameReader(MAX_HOST_FRAME_BYTES);
+let loading: Promise<LoadedHandler> | undefined;
+let limits: RunnerPoolOptions | undefined;
 let nextServiceId = 1;
 const serviceReplies = new Map<number, (reply: SandboxReply<unknown>) => void>();
 
 function post(message: RunnerToHostMessage): void {
-  // A host gone away is not ours to report: 'disconnect' below ends this process.
-  if (process.connected) process.send!(message);
+  if (!wire.destroyed) wire.write(encodeFrame(message));
 }
 
-/** Host services as plugin code sees them: every method is relayed to the host by name. */
-const relayedServices = new Proxy({} as HostServices, {
-  get: (_target, method) => {
-    if (typeof method !== 'string') return undefined;
-    return (...args: unknown[]) => callHostService(method, args);
-  },
-});
+/** The host's services, each a request on the wire answered by a `runner.service.reply`. */
+const bridge: HostBridgeClient = {
+  getAttachmentPublicUrl: (sourceId, attachmentRef) => callService('getAttachmentPublicUrl', [sourceId, attachmentRef]) as Promise<SandboxReply<string>>,
+  fetch: (request: EgressRequest) => callService('fetch', [request]) as Promise<SandboxReply<EgressResponse>>,
+  log: async (level: LogLevel, message: string, fields: Record<string, unknown>) => post({ type: 'runner.log', level, message, fields }),
+};
 
-async function callHostService(method: string, args: unknown[]): Promise<unknown> {
+function callService(method: string, args: unknown[]): Promise<SandboxReply<unknown>> {
   const id = nextServiceId++;
   const { promise, resolve } = Promise.withResolvers<SandboxReply<unknown>>();
   serviceReplies.set(id, resolve);
   post({ type: 'runner.service', id, method, args });
-  // The worker side bounds the wait (hostCallTimeoutMs); a reply that comes after it is dropped.
-  const reply = await promise.finally(() => serviceReplies.delete(id));
-  if (reply.ok) return reply.value;
-  throw Object.assign(new Error(reply.error.message), { name: reply.error.name, code: reply.error.code });
+  // installHostBridge bounds the wait; a reply that comes after it finds nothing and is dropped.
+  return promise.finally(() => serviceReplies.delete(id));
 }
 
-const logger = Object.fromEntries(
-  (['debug', 'info', 'warn', 'error'] as const).map((level: LogLevel) => [
-    level,
-    (fields: Record<string, unknown>, message: string) => post({ type: 'runner.log', level, message, fields: plainFields(fields) }),
-  ]),
-) as Record<LogLevel, (fields: Record<string, unknown>, message: string) => void>;
-
-/** Log fields as plain data: an error object becomes its serialized form. */
-function plainFields(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, value instanceof Error ? serializeError(value) : value]));
-}
-
-async function init(message: Extract<HostToRunnerMessage, { type: 'runner.init' }>): Promise<void> {
-  try {
-    sandbox = await ChannelSandbox.start({ ...message.pool, file: message.fileUrl, name: message.label, hostServices: relayedServices, logger });
-    post({ type: 'runner.ready' });
-  } catch (error) {
-    post({ type: 'runner.init.failed', error: serializeError(error) });
-  }
-}
-
-function run(id: number, call: RunnerCall): Promise<unknown> {
-  if (!sandbox) return Promise.reject(new Error('The runner has not started its pool'));
-  switch (call.method) {
-    case 'describe':
-      return sandbox.describe();
-    case 'verifyWebhook':
-      return sandbox.verifyWebhook(call.request, call.source);
-    case 'receiveWebhook':
-      return sandbox.receiveWebhook(call.request, call.source);
-    case 'receiveFrame':
-      return sandbox.receiveFrame(call.frame, call.source);
-    case 'sendTask':
-      return sandbox.sendTask(call.event, call.source, call.envelope, call.options, () => post({ type: 'runner.send.started', id }));
-    case 'subscriberData':
-      return sandbox.subscriberData(call.event, call.source);
-    default:
-      return Promise.reject(new Error(`Unknown runner call ${(call as { method?: unknown }).method}`));
-  }
+function init(message: Extract<HostToRunnerMessage, { type: 'runner.init' }>): void {
+  limits = message.limits;
+  installHostBridge(bridge, limits.hostCallTimeoutMs ?? Math.ceil(limits.callTimeoutMs / 2));
+  loading = loadChannelHandler(message.fileUrl);
+  // A failed check is the answer to every call (describe reports it); either way the runner is up.
+  loading.then(
+    () => post({ type: 'runner.ready' }),
+    () => post({ type: 'runner.ready' }),
+  );
 }
 
 async function answer(id: number, call: RunnerCall): Promise<void> {
   let reply: SandboxReply<unknown>;
-  try {
-    reply = { ok: true, value: await run(id, call) };
-  } catch (error) {
-    reply = { ok: false, error: serializeError(error) };
+  if (!loading || !limits) {
+    reply = { ok: false, error: serializeError(new SandboxError('BOT_ERR_PLUGIN_RUNNER_DOWN', 'The runner got a call before its init')) };
+  } else {
+    const timeoutMs = limits.callTimeoutMs;
+    const timedOut = () => new SandboxError('BOT_ERR_PLUGIN_CALL_TIMEOUT', `${call.type} did not finish within ${timeoutMs} ms`);
+    // runTask never rejects; only the time limit does.
+    reply = await withTimeout(
+      runTask(loading, call, () => post({ type: 'runner.send.started', id })),
+      timeoutMs,
+      timedOut,
+    ).catch((error: unknown) => ({ ok: false as const, error: serializeError(error) }));
   }
   post({ type: 'runner.reply', id, reply });
 }
 
-process.on('message', (message: HostToRunnerMessage) => {
+function receive(message: HostToRunnerMessage): void {
   switch (message.type) {
     case 'runner.init':
-      void init(message);
-      break;
+      return init(message);
     case 'runner.call':
-      void answer(message.id, message.call);
-      break;
+      return void answer(message.id, message.call);
     case 'runner.service.reply':
-      serviceReplies.get(message.id)?.(message.reply);
-      break;
+      return serviceReplies.get(message.id)?.(message.reply);
     case 'runner.close':
-      // Exit only once the answers of the calls drained are sent: process.exit drops queued messages.
-      void (sandbox?.close() ?? Promise.resolve()).finally(() => process.send!({ type: 'runner.closed' } satisfies RunnerToHostMessage, () => process.exit(0)));
-      break;
+      // End only once the frames before it are written: the answers of the calls drained.
+      return void wire.end(encodeFrame({ type: 'runner.closed' } satisfies RunnerToHostMessage), () => process.exit(0));
   }
+}
+
+wire.on('data', (chunk: Buffer) => {
+  for (const message of reader.push(chunk)) receive(message as HostToRunnerMessage);
 });
 // The host is this process's only reason to live: without it, stop at once.
-process.on('disconnect', () => process.exit(0));
+wire.on('close', () => process.exit(0));
+wire.on('error', () => process.exit(0));

@@ -1,14 +1,17 @@
 /**
- * Host side of one runner process: starts it, matches calls with their answers over the fork's
- * IPC channel, serves the host services plugin code asks for, and reports its end once. Every
- * call has a time limit: a runner that does not answer is killed, not waited for.
+ * Host side of one runner process: starts it, matches calls with their answers over its wire
+ * (fd 3, runner-frames.ts), serves the host services plugin code asks for, and reports its end
+ * once. Every call has a time limit: a runner that does not answer is killed, not waited for; so
+ * is one that breaks the protocol (a frame too long or not JSON, a message of no known shape).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Duplex } from 'node:stream';
 import type { HostServices } from '@bot-ai/api';
 import type { SandboxLogger } from '../sandbox/expose-host-bridge.ts';
 import type { SandboxReply } from '../sandbox/protocol.ts';
 import { deserializeError, SandboxError, serializeError } from '../sandbox/sandbox-error.ts';
 import { forwardOutput } from './forward-output.ts';
+import { encodeFrame, FrameReader } from './runner-frames.ts';
 import { isRunnerMessage, type HostToRunnerMessage, type RunnerCall, type RunnerPoolOptions, type RunnerToHostMessage } from './runner-protocol.ts';
 import type { RunnerCommand } from './runner-command.ts';
 
@@ -18,7 +21,9 @@ export interface RunnerProcessOptions {
   identity: { uid?: number; gid?: number };
   fileUrl: string;
   label: string;
-  pool: RunnerPoolOptions;
+  limits: RunnerPoolOptions;
+  /** Largest frame the runner may send: a bigger one ends it. */
+  maxFrameBytes: number;
   hostServices: HostServices;
   logger: SandboxLogger;
 }
@@ -37,6 +42,8 @@ const MAX_LOG_MESSAGE_CHARS = 8_192;
 
 export class RunnerProcess {
   readonly #child: ChildProcess;
+  readonly #wire: Duplex;
+  readonly #reader: FrameReader;
   readonly #options: RunnerProcessOptions;
   readonly #calls = new Map<number, PendingCall>();
   readonly #ready = Promise.withResolvers<void>();
@@ -50,17 +57,20 @@ export class RunnerProcess {
     this.#options = options;
     this.#ready.promise.catch(() => {});
     this.#child = spawn(options.command.command, options.command.args, {
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      serialization: 'advanced',
-      env: {}, // the runner sees no host environment; the IPC variables are Node's own
+      // fd 3 is the wire: a socket pair of its own, not Node's IPC channel (see runner-frames.ts).
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: {}, // the runner sees no host environment
       ...options.identity,
     });
+    this.#wire = this.#child.stdio[3] as Duplex;
+    this.#reader = new FrameReader(options.maxFrameBytes);
+    this.#wire.on('data', (chunk: Buffer) => this.#read(chunk));
+    this.#wire.on('error', () => this.kill('its wire failed'));
     forwardOutput(this.#child, options.logger, { channel: options.label }, (tail) => (this.#stderrTail = tail));
-    this.#child.on('message', (message: unknown) => this.#receive(message));
     this.#child.on('error', (error) => this.#ended(`could not start: ${error.message}`));
     // 'close', not 'exit': by then stderr is read to its end, and its last lines say why.
     this.#child.on('close', (code, signal) => this.#ended(this.#killReason ?? describeExit(code, signal, this.#stderrTail)));
-    this.#send({ type: 'runner.init', fileUrl: options.fileUrl, label: options.label, pool: options.pool });
+    this.#send({ type: 'runner.init', fileUrl: options.fileUrl, label: options.label, limits: options.limits });
   }
 
   get pid(): number | undefined {
@@ -72,7 +82,7 @@ export class RunnerProcess {
     return this.#calls.size > 0;
   }
 
-  /** Resolves once the runner's pool has loaded the plugin; rejects when it fails or takes too long. */
+  /** Resolves once the runner has loaded the plugin; rejects when it fails or takes too long. */
   async ready(timeoutMs: number): Promise<void> {
     const timer = setTimeout(() => {
       this.kill(`did not start within ${timeoutMs} ms`);
@@ -94,8 +104,8 @@ export class RunnerProcess {
     if (this.#exitReason !== undefined) return Promise.reject(this.#downError());
     const id = this.#nextId++;
     const { promise, resolve, reject } = Promise.withResolvers<unknown>();
-    const timer = setTimeout(() => this.#timedOut(id, call.method, timeoutMs), timeoutMs);
-    this.#calls.set(id, { resolve, reject, started: false, isSend: call.method === 'sendTask', timer });
+    const timer = setTimeout(() => this.#timedOut(id, call.type, timeoutMs), timeoutMs);
+    this.#calls.set(id, { resolve, reject, started: false, isSend: call.type === 'channel.send', timer });
     this.#send({ type: 'runner.call', id, call });
     return promise;
   }
@@ -118,15 +128,21 @@ export class RunnerProcess {
   }
 
   #send(message: HostToRunnerMessage): void {
-    if (this.#child.connected) this.#child.send(message, (error) => error && this.kill(`IPC failed: ${error.message}`));
+    if (this.#exitReason === undefined && this.#wire.writable) this.#wire.write(encodeFrame(message));
   }
 
-  #receive(message: unknown): void {
-    if (!isRunnerMessage(message)) {
-      this.#options.logger.warn({ channel: this.#options.label }, 'A channel runner sent a malformed message; it was ignored');
-      return;
+  /** A runner that breaks the protocol is broken or hostile: it is ended, never trusted further. */
+  #read(chunk: Buffer): void {
+    let messages: unknown[];
+    try {
+      messages = this.#reader.push(chunk);
+    } catch (error) {
+      return this.kill(`broke the protocol: ${(error as Error).message}`);
     }
-    this.#handle(message);
+    for (const message of messages) {
+      if (!isRunnerMessage(message)) return this.kill('broke the protocol: a message of no known shape');
+      this.#handle(message);
+    }
   }
 
   #handle(message: RunnerToHostMessage): void {
@@ -185,7 +201,8 @@ export class RunnerProcess {
         ? new SandboxError('BOT_ERR_PLUGIN_SEND_NOT_STARTED', `${label}: the send never reached the plugin`)
         : new SandboxError('BOT_ERR_PLUGIN_CALL_TIMEOUT', `${label}: ${method} got no answer from the runner within ${timeoutMs} ms; the runner was stopped`),
     );
-    // The pool inside answers its own timeouts sooner: a runner silent past this one is stuck.
+    // The runner answers its own timeouts sooner: one silent past this limit is stuck (a plugin
+    // that never yields its thread), and only ending it frees the channel.
     this.kill(`${method} got no answer within ${timeoutMs} ms`);
   }
 

@@ -1,40 +1,34 @@
 /**
- * Everything that crosses the IPC channel between the host and a channel's runner process (the
- * sandboxed process holding that channel's worker pool). Node's `advanced` serialization carries
- * it, so a webhook's raw bytes travel as a Uint8Array without re-encoding. The runner is treated
- * as hostile: the host checks the shape of every message it receives (see isRunnerMessage).
+ * Everything that crosses between the host and a channel's runner process (the sandboxed
+ * process running that channel's plugin), as frames on the runner's fd 3 (runner-frames.ts).
+ * The runner is treated as hostile: the host checks the shape of every message it receives
+ * (see isRunnerMessage).
  *
  * Loaded inside the runner by Node's type stripping: erasable TypeScript only.
  */
-import type { ChannelSource, PlainInboundEvent, SendMessageOptions, StdOutgoingMessageEnvelope, WebSocketFrame } from '@bot-ai/api';
-import type { LogLevel, PlainWebhookRequest, SandboxReply } from '../sandbox/protocol.ts';
+import type { LogLevel, SandboxReply, SandboxRequest } from '../sandbox/protocol.ts';
 import type { SerializedError } from '../sandbox/sandbox-error.ts';
 
-/** The sandbox limits the runner applies to its worker pool. */
+/** The limits the runner applies to the plugin's calls. */
 export interface RunnerPoolOptions {
+  /** Time limit of each call; a call the plugin keeps running past it is answered as timed out. */
   callTimeoutMs: number;
+  /** Time limit of the plugin's import and checks (enforced by the host, which kills the runner). */
   startTimeoutMs: number;
+  /** Time limit of each host service call (attachment URLs, egress); default half of `callTimeoutMs`. */
   hostCallTimeoutMs?: number;
+  /** Heap limit of the runner (its only thread runs the plugin). */
   maxHeapMb: number;
-  idleTimeoutMs: number;
+  /** Calls in flight at once; more are refused with `BOT_ERR_PLUGIN_QUEUE_FULL`. */
   maxQueue: number;
-  maxThreads: number;
 }
 
-/** One call into the channel, as the runner's ChannelSandbox method it maps to. */
-export type RunnerCall =
-  | { method: 'describe' }
-  | { method: 'verifyWebhook'; request: PlainWebhookRequest; source: ChannelSource }
-  | { method: 'receiveWebhook'; request: PlainWebhookRequest; source: ChannelSource }
-  | { method: 'receiveFrame'; frame: WebSocketFrame; source: ChannelSource }
-  | { method: 'sendTask'; event: PlainInboundEvent; source: ChannelSource; envelope: StdOutgoingMessageEnvelope; options: SendMessageOptions }
-  | { method: 'subscriberData'; event: PlainInboundEvent; source: ChannelSource };
-
-export type RunnerCallMethod = RunnerCall['method'];
+/** One call into the channel: the sandbox's own task, as a Piscina worker would get it. */
+export type RunnerCall = SandboxRequest;
 
 /** Host → runner. */
 export type HostToRunnerMessage =
-  | { type: 'runner.init'; fileUrl: string; label: string; pool: RunnerPoolOptions }
+  | { type: 'runner.init'; fileUrl: string; label: string; limits: RunnerPoolOptions }
   | { type: 'runner.call'; id: number; call: RunnerCall }
   | { type: 'runner.service.reply'; id: number; reply: SandboxReply<unknown> }
   | { type: 'runner.close' };

@@ -6,19 +6,34 @@
 import { format } from 'node:util';
 import { MessageChannel, parentPort } from 'node:worker_threads';
 import { installHostServices, type EgressRequest, type EgressResponse } from '@bot-ai/api';
-import { transfer, wrap, type Remote } from 'comlink';
+import { transfer, wrap } from 'comlink';
 import type { BridgeOpenMessage, HostBridge, LogLevel, SandboxReply } from './protocol.ts';
 import { deserializeError, SandboxError } from './sandbox-error.ts';
 import { withTimeout } from './with-timeout.ts';
 
 const CONSOLE_LEVELS = { debug: 'debug', info: 'info', log: 'info', warn: 'warn', error: 'error' } as const satisfies Record<string, LogLevel>;
 
+/** The host bridge as its caller sees it: every call answers asynchronously. */
+export interface HostBridgeClient {
+  getAttachmentPublicUrl(sourceId: string, attachmentRef: string): Promise<SandboxReply<string>>;
+  fetch(request: EgressRequest): Promise<SandboxReply<EgressResponse>>;
+  log(level: LogLevel, message: string, fields: Record<string, unknown>): Promise<void>;
+}
+
 /** Called once per worker, before the plugin is imported. */
 export function openHostBridge(hostCallTimeoutMs: number): void {
   const { port1, port2 } = new MessageChannel();
   const open: BridgeOpenMessage = { type: 'sandbox.bridge.open', port: port2 };
   parentPort!.postMessage(open, [port2]);
-  const bridge = wrap<HostBridge>(port1);
+  installHostBridge(wrap<HostBridge>(port1) as unknown as HostBridgeClient, hostCallTimeoutMs);
+}
+
+/**
+ * Installs the host's services for the plugin (the SDK's attachment URLs and `fetch`) on top of
+ * `bridge`, each call bounded by `hostCallTimeoutMs`, and sends its console to the host's log.
+ * A worker's bridge is a Comlink port; a runner's relays to the host over its own wire.
+ */
+export function installHostBridge(bridge: HostBridgeClient, hostCallTimeoutMs: number): void {
   installHostServices({
     getAttachmentPublicUrl: (sourceId, attachmentRef) =>
       callHost('getAttachmentPublicUrl', bridge.getAttachmentPublicUrl(sourceId, attachmentRef), hostCallTimeoutMs),
@@ -45,7 +60,7 @@ function replyWithin<T>(service: string, call: Promise<SandboxReply<T>>, ms: num
  * worker stops waiting. A refusal is rethrown as the host's error itself, so the plugin sees
  * `BOT_ERR_EGRESS_*` as the code of what `fetch` rejects with.
  */
-async function callEgress(bridge: Remote<HostBridge>, request: EgressRequest, ms: number): Promise<EgressResponse> {
+async function callEgress(bridge: HostBridgeClient, request: EgressRequest, ms: number): Promise<EgressResponse> {
   const deadline = ms - Math.min(250, Math.floor(ms / 10));
   const timed = { ...request, timeoutMs: Math.max(1, Math.min(request.timeoutMs ?? deadline, deadline)) };
   const transfers = request.body && ownsItsBuffer(request.body) ? [request.body.buffer as ArrayBuffer] : [];
@@ -63,7 +78,7 @@ function ownsItsBuffer(view: Uint8Array): boolean {
 }
 
 /** Fire and forget: a plugin's log line must never wait for, or fail because of, the host. */
-function forwardConsole(bridge: Remote<HostBridge>): void {
+function forwardConsole(bridge: HostBridgeClient): void {
   for (const [method, level] of Object.entries(CONSOLE_LEVELS)) {
     (console as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
       bridge.log(level, format(...args), {}).catch(() => {});

@@ -1,0 +1,86 @@
+/**
+ * The host ↔ runner wire: frames of a 4-byte big-endian length and that many bytes of JSON, on a
+ * socket of their own (the runner's fd 3). Not Node's IPC channel: plugin code can write to that
+ * descriptor, and Node's channel throws in the host's event loop on a malformed message and
+ * buffers one of any announced length. Here the host bounds each frame, parses it with
+ * JSON.parse (which cannot be made to crash) and ends the runner on the first bad one.
+ * Byte arrays travel as `{ "$bytes": "<base64>" }`; Buffers come back as Buffers.
+ *
+ * Loaded inside the runner: erasable TypeScript only.
+ */
+import { Buffer } from 'node:buffer';
+
+const HEADER_BYTES = 4;
+
+/** One message as a frame. */
+export function encodeFrame(message: unknown): Buffer {
+  const json = Buffer.from(JSON.stringify(message, replaceBytes), 'utf8');
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  header.writeUInt32BE(json.length, 0);
+  return Buffer.concat([header, json]);
+}
+
+/** A frame's length or content the reader refuses: the peer is broken or hostile. */
+export class FrameError extends Error {
+  readonly code = 'BOT_ERR_PLUGIN_RUNNER_PROTOCOL';
+}
+
+/**
+ * Splits a byte stream into messages. `push` throws a FrameError on a frame longer than
+ * `maxFrameBytes` (before buffering it) or one that is not JSON; the reader is useless after.
+ */
+export class FrameReader {
+  readonly #maxFrameBytes: number;
+  #buffered: Buffer[] = [];
+  #bufferedBytes = 0;
+  #failed = false;
+
+  constructor(maxFrameBytes: number) {
+    this.#maxFrameBytes = maxFrameBytes;
+  }
+
+  push(chunk: Buffer): unknown[] {
+    if (this.#failed) return [];
+    this.#buffered.push(chunk);
+    this.#bufferedBytes += chunk.length;
+    const messages: unknown[] = [];
+    let data = this.#buffered.length === 1 ? this.#buffered[0]! : Buffer.concat(this.#buffered, this.#bufferedBytes);
+    while (data.length >= HEADER_BYTES) {
+      const length = data.readUInt32BE(0);
+      if (length > this.#maxFrameBytes) this.#fail(`a frame of ${length} bytes exceeds the limit of ${this.#maxFrameBytes}`);
+      if (data.length < HEADER_BYTES + length) break;
+      messages.push(this.#parse(data.subarray(HEADER_BYTES, HEADER_BYTES + length)));
+      data = data.subarray(HEADER_BYTES + length);
+    }
+    this.#buffered = data.length > 0 ? [data] : [];
+    this.#bufferedBytes = data.length;
+    return messages;
+  }
+
+  #parse(json: Buffer): unknown {
+    try {
+      return JSON.parse(json.toString('utf8'), reviveBytes);
+    } catch (error) {
+      return this.#fail(`a frame is not JSON: ${(error as Error).message}`);
+    }
+  }
+
+  #fail(reason: string): never {
+    this.#failed = true;
+    this.#buffered = [];
+    throw new FrameError(reason);
+  }
+}
+
+/** JSON.stringify has already turned a Buffer into `{ type, data }`: look at the holder's own value. */
+function replaceBytes(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const original = this[key];
+  if (original instanceof Uint8Array) return { $bytes: Buffer.from(original.buffer, original.byteOffset, original.byteLength).toString('base64') };
+  return value;
+}
+
+function reviveBytes(_key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const bytes = (value as { $bytes?: unknown }).$bytes;
+  return typeof bytes === 'string' && Object.keys(value).length === 1 ? Buffer.from(bytes, 'base64') : value;
+}
