@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { test, type TestContext } from 'node:test';
-import { HOLES, HOST_ROOT } from './hostile-runner.ts';
+import { HOST_ROOT } from './hostile-runner.ts';
 
 const CHILD_HOST = fileURLToPath(new URL('./child-host.ts', import.meta.url));
 /** What the host may grow by while a plugin floods it: far less than the flood. */
