@@ -20,6 +20,7 @@ import { EXPIRED_MEMORY_RECORDS, TtlSweeper, type SweepTarget } from './memory/r
 import { oldWebChatReplies } from './websockets/web-chat-reply-retention.ts';
 import { printAdminLoginLink } from './print-admin-login-link.ts';
 import { detectIsolation } from './channels/runner/detect-isolation.ts';
+import { configureRunnerIdentities } from './channels/runner/runner-identity.ts';
 import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts';
 import { egressLimitsFrom } from './egress/egress-limits.ts';
 import { createServices } from './services.ts';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.BOT_LOG_LEVEL, pretty: config.BOT_LOG_PRETTY ?? process.stdout.isTTY });
   const closers: Closer[] = [];
   installShutdown(logger, closers);
+  configureRunnerIdentities({ base: config.BOT_ISOLATION_RUNNER_UID_BASE });
 
   const embedded = config.embeddedDatabase ? await startEmbedded(config, logger) : undefined;
   if (embedded) closers.unshift(() => embedded.stop());

@@ -86,6 +86,11 @@ export const configSchema = z.object({
     .enum(['auto', 'strict'])
     .default('auto')
     .describe('`auto`: channels run in the bubblewrap sandbox where it works, else in the `reduced` tier with a warning. `strict`: a channel that cannot get the sandbox does not start.'),
+  BOT_ISOLATION_RUNNER_UID_BASE: positiveInt
+    .min(65_535)
+    .max(2_147_418_112)
+    .default(200_000)
+    .describe("A host running as root gives each channel runner a uid and gid of its own from the 65,536 ids starting here, skipping ids an account, an /etc/subuid range or a live process uses; give each host on one machine a range of its own. A host that is not root runs its runners as itself."),
   BOT_SANDBOX_MAX_RSS_MB: positiveInt
     .default(768)
     .describe("Resident memory limit of a channel's runner process tree (memory outside the JS heap counts); past it the runner is killed and restarted."),

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { bubblewrapArgs, type IsolationTier } from './runner-command.ts';
-import { runnerIdentity, type RunnerIdentity } from './runner-identity.ts';
+import { allocateRunnerIdentity, runnerIdentity, type RunnerIdentity } from './runner-identity.ts';
 import { runtimeFiles } from './runtime-files.ts';
 
 export interface Isolation {
@@ -14,6 +14,7 @@ export interface Isolation {
   /** Why the tier is `reduced`; absent for `sandbox`. */
   reason: string | undefined;
   bwrapPath: string;
+  /** The shared nobody identity; runners get one each from allocateRunnerIdentity() instead. */
   identity: RunnerIdentity;
 }
 
@@ -35,10 +36,12 @@ async function probe(bwrapPath: string): Promise<Isolation> {
   if (!bwrapPath || !existsSync(bwrapPath)) return reduced('bubblewrap (bwrap) is not installed; install the Debian package "bubblewrap"');
   const runtime = runtimeFiles();
   const args = [...bubblewrapArgs({ readable: { binds: [], links: [] }, runtime }), '--', runtime[0]!, '-e', '0'];
+  // As a runner is started: as an id of its own when the host is root.
+  const probeIdentity = allocateRunnerIdentity();
   const failure = await new Promise<string | undefined>((resolve) => {
-    execFile(bwrapPath, args, { timeout: PROBE_TIMEOUT_MS, env: {}, ...identity.spawn }, (error, _stdout, stderr) => {
+    execFile(bwrapPath, args, { timeout: PROBE_TIMEOUT_MS, env: {}, ...probeIdentity.spawn }, (error, _stdout, stderr) => {
       resolve(error ? (String(stderr).trim().split('\n')[0] || error.message) : undefined);
     });
-  });
+  }).finally(() => probeIdentity.release());
   return failure === undefined ? { tier: 'sandbox', reason: undefined, bwrapPath, identity } : reduced(`bubblewrap cannot start Node here: ${failure}`);
 }
