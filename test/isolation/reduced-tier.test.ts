@@ -1,7 +1,7 @@
 /**
  * DESIGN 5a, where bubblewrap cannot run: the runner is a separate process with Node's
- * permission model and, as the host is root here, uid 65534. Diagnostics say `reduced` and why;
- * BOT_ISOLATION=strict refuses to start the channel instead. The permission model must still
+ * permission model and, as the host is root here, a uid/gid of its own. Diagnostics say
+ * `reduced` and why; BOT_ISOLATION=strict refuses to start the channel instead. The permission model must still
  * refuse reads outside the package, the network and child processes.
  */
 import assert from 'node:assert/strict';
@@ -11,6 +11,7 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { sandboxLoader } from '../../host/channels/load-channel-in-sandbox.ts';
+import { RUNNER_ID_COUNT, RUNNER_UID_BASE_DEFAULT } from '../../host/channels/runner/runner-identity.ts';
 import { rejectsWithCode } from '../channels/sandbox/fixture-sandbox.ts';
 import {
   assertRefused,
@@ -21,7 +22,6 @@ import {
   channelSettings,
   countingListener,
   dataDirWithSecret,
-  HOLES,
   HOST_ROOT,
   HOSTILE_PACKAGE,
   isAlive,
@@ -48,9 +48,12 @@ test('in strict mode a channel without bubblewrap does not start: BOT_ERR_PLUGIN
   assert.match(error.message, /bubblewrap/);
 });
 
-test('in the reduced tier a plugin still runs as uid 65534 with an empty environment', async (t) => {
+test('in the reduced tier a plugin runs as a uid and gid of its own, never root, with an empty environment', async (t) => {
   const hostile = await startChannel(t, HOSTILE_PACKAGE, REDUCED);
-  assert.deepEqual(await attack(hostile, { attack: 'identity' }), { ok: true, value: { uid: 65534, gid: 65534, euid: 65534, egid: 65534, groups: [65534] } });
+  const outcome = await attack(hostile, { attack: 'identity' });
+  const uid = outcome.ok ? (outcome.value as { uid: number }).uid : -1;
+  assert.ok(uid >= RUNNER_UID_BASE_DEFAULT && uid < RUNNER_UID_BASE_DEFAULT + RUNNER_ID_COUNT, `uid ${uid} is of the runners' range`);
+  assert.deepEqual(outcome, { ok: true, value: { uid, gid: uid, euid: uid, egid: uid, groups: [uid] } });
   assert.deepEqual(await attack(hostile, { attack: 'env' }), { ok: true, value: {} });
 });
 
@@ -123,7 +126,7 @@ test('in the reduced tier a plugin signals neither the host nor a process of the
   assert.ok(isAlive(victim.pid!));
 });
 
-test("in the reduced tier a plugin cannot kill another channel's runner", { todo: HOLES.reducedSignals }, async (t) => {
+test("in the reduced tier a plugin cannot kill another channel's runner", async (t) => {
   const [hostile, bystander] = await Promise.all([startChannel(t, HOSTILE_PACKAGE, REDUCED), startChannel(t, BYSTANDER_PACKAGE, REDUCED)]);
   const outcome = await attack(hostile, { attack: 'kill', pid: bystander.status().pid, signal: 'SIGKILL' });
   assertRefused(outcome, "killing the other channel's runner");

@@ -29,6 +29,7 @@ import { pluginReadPaths, type ReadableTree } from './plugin-read-paths.ts';
 import { processTreeUsage } from './process-tree-usage.ts';
 import { runnerCommand } from './runner-command.ts';
 import { judgeUsage, type RunnerLimits, type WatchState } from './runner-limits.ts';
+import { allocateRunnerIdentity } from './runner-identity.ts';
 import { RunnerProcess } from './runner-process.ts';
 import type { RunnerCall, RunnerPoolOptions } from './runner-protocol.ts';
 import { runnerBundle, type RunnerBundle } from './runner-bundle.ts';
@@ -165,19 +166,30 @@ export class ChannelRunner implements ChannelCalls {
       bwrapPath: isolation.bwrapPath,
       entry: this.#bundle.entry,
     });
-    const runner = new RunnerProcess({
-      command,
-      identity: isolation.identity.spawn,
-      fileUrl: pathToFileURL(path.resolve(this.#options.file)).href,
-      label: this.#options.label,
-      limits,
-      maxFrameBytes: this.#options.maxFrameBytes,
-      hostServices: this.#options.hostServices,
-      logger: this.#options.logger,
-    });
+    // Its own uid: without a PID namespace (the reduced tier), runners could signal each other.
+    const identity = allocateRunnerIdentity();
+    let runner: RunnerProcess;
+    try {
+      runner = new RunnerProcess({
+        command,
+        identity: identity.spawn,
+        fileUrl: pathToFileURL(path.resolve(this.#options.file)).href,
+        label: this.#options.label,
+        limits,
+        maxFrameBytes: this.#options.maxFrameBytes,
+        hostServices: this.#options.hostServices,
+        logger: this.#options.logger,
+      });
+    } catch (error) {
+      identity.release();
+      throw error;
+    }
     this.#process = runner;
     this.#watch = { lastCpuMs: undefined, strikes: 0 };
-    void runner.exited().then((reason) => this.#exited(runner, reason));
+    void runner.exited().then((reason) => {
+      identity.release();
+      this.#exited(runner, reason);
+    });
     await runner.ready(limits.startTimeoutMs);
     this.#state = 'running';
     this.#startedAt = Date.now();
@@ -185,6 +197,11 @@ export class ChannelRunner implements ChannelCalls {
 
   #exited(runner: RunnerProcess, reason: string): void {
     if (runner !== this.#process || this.#state === 'closed') return;
+    this.#ended(reason);
+  }
+
+  /** The runner is gone (or never came): record why, and start another after the backoff. */
+  #ended(reason: string): void {
     this.#lastExit = { reason, at: new Date().toISOString() };
     if (this.#state === 'running') {
       this.#options.logger.error({ channel: this.#options.label, reason }, 'A channel runner ended; it is restarted with backoff and the channel answers 503 meanwhile');
@@ -193,18 +210,21 @@ export class ChannelRunner implements ChannelCalls {
     this.#state = 'restarting';
     this.#failuresInARow = Date.now() - this.#startedAt > STABLE_AFTER_MS ? 1 : this.#failuresInARow + 1;
     const { initialMs, maxMs } = this.#options.restartDelay;
-    const delay = Math.min(maxMs, initialMs * 2 ** (this.#failuresInARow - 1));
+    const delay = Math.min(maxMs, initialMs * 2 ** (Math.min(this.#failuresInARow, 30) - 1));
     this.#restartTimer = setTimeout(() => this.#restart(), delay).unref();
   }
 
   async #restart(): Promise<void> {
     if (this.#state === 'closed') return;
     this.#restarts++;
+    const previous = this.#process;
     try {
       await this.#spawn();
       this.#options.logger.info({ channel: this.#options.label, restarts: this.#restarts }, 'A channel runner is running again');
-    } catch {
-      // Its exit schedules the next attempt; a start that timed out was killed, so it exits too.
+    } catch (error) {
+      // A runner that started and failed exits (one that timed out is killed), and its exit
+      // schedules the next attempt; one that could not be started at all schedules it here.
+      if (this.#process === previous) this.#ended(`could not be started: ${(error as Error).message}`);
     }
   }
 
