@@ -30,21 +30,6 @@ export const BYSTANDER_SECRET = readFileSync(BYSTANDER_SECRET_FILE, 'utf8').trim
 /** A native addon the plugin can read (it lies among the modules it resolves). */
 export const ADDON_FILE = `${HOST_ROOT}/node_modules/@napi-rs/nice-linux-x64-gnu/nice.linux-x64-gnu.node`;
 
-/**
- * Attacks that currently get through (reported to the isolation's owner); the tests that show
- * them are marked `todo` with these until the mechanism is fixed.
- */
-export const HOLES = {
-  permissionModel: "hole: plugin worker threads run without Node's permission model (the runner's pool starts them with execArgv: [])",
-  tmpfsMemory: "hole: the sandbox's /tmp and root are unbounded, writable tmpfs; files written there hold memory no process's RSS shows, so the watchdog never stops it",
-  workerEscape: "hole: --allow-worker lets plugin code start its own Worker with execArgv: [], which runs without the permission model (Node does not carry the model into such a worker)",
-  reducedSignals: 'hole: in the reduced tier every runner runs as uid 65534 with no PID namespace, so one plugin can SIGKILL another channel\'s runner',
-  ipcMalformed: "hole: plugin code can write to the runner's IPC fd 3; Node's child_process channel throws on a malformed message in the host's event loop (uncaught: the host exits)",
-  ipcUnbounded: "hole: plugin code can write to the runner's IPC fd 3; the host's channel buffers an announced message of any length, so a plugin fills the host's memory",
-  outputLine: "hole: forward-output reads the runner's stdout/stderr with readline, which buffers a line with no end in the host until its memory grows and the string limit throws (uncaught: the host exits)",
-  watchdogTree: "hole: the watchdog counts only children of the runner's main thread (/proc/<pid>/task/<pid>/children); a process spawned from a worker thread is not counted",
-} as const;
-
 export const SOURCE: ChannelSource = { id: 'source-1', ref: 'ref-1', settings: {}, active: true };
 
 /** Limits that never stop a runner by themselves: the tests of other attacks must not trip them. */
