@@ -101,7 +101,8 @@ export class RunnerProcess {
   }
 
   call(call: RunnerCall, timeoutMs: number): Promise<unknown> {
-    if (this.#exitReason !== undefined) return Promise.reject(this.#downError());
+    // Killed but not yet gone: nothing sent now would be answered.
+    if (this.#exitReason !== undefined || this.#killReason !== undefined) return Promise.reject(this.#downError());
     const id = this.#nextId++;
     const { promise, resolve, reject } = Promise.withResolvers<unknown>();
     const timer = setTimeout(() => this.#timedOut(id, call.type, timeoutMs), timeoutMs);
@@ -223,7 +224,7 @@ export class RunnerProcess {
   }
 
   #downError(): SandboxError {
-    return new SandboxError('BOT_ERR_PLUGIN_RUNNER_DOWN', `${this.#options.label}: the runner is not running (${this.#exitReason})`);
+    return new SandboxError('BOT_ERR_PLUGIN_RUNNER_DOWN', `${this.#options.label}: the runner is not running (${this.#exitReason ?? this.#killReason})`);
   }
 }
 

@@ -1,0 +1,46 @@
+/**
+ * A plugin runs on its runner's one thread (no worker threads: see runner-main.ts), so the faults
+ * the host's thread pools contain (a call that loops, hangs, exits, or exhausts its heap) must be
+ * contained by the runner: each costs its call, the runner is restarted when it must be, and the
+ * channel serves again.
+ */
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { sandboxLoader } from '../../host/channels/load-channel-in-sandbox.ts';
+import { rejectsWithCode, webhookRequest } from '../channels/sandbox/fixture-sandbox.ts';
+import { channelSettings, HOSTILE_PACKAGE, SOURCE, waitFor, type Channel } from './hostile-runner.ts';
+
+const CALL_TIMEOUT_MS = 1_500;
+
+async function startWithShortCalls(t: TestContext): Promise<Channel> {
+  const settings = { ...channelSettings(), callTimeoutMs: CALL_TIMEOUT_MS, maxHeapMb: 64 };
+  const file = `${HOSTILE_PACKAGE}/dist/index.channel.js`;
+  const loaded = await sandboxLoader(settings)({ file, realFile: file, origin: 'package' });
+  t.after(() => loaded.close());
+  return { ...loaded, logger: settings.logger };
+}
+
+const call = (channel: Channel, attack: string) => channel.sandbox.receiveWebhook(webhookRequest({ attack }), SOURCE);
+
+async function servesAgain(channel: Channel, restarts: number): Promise<void> {
+  await waitFor('the runner running again', () => channel.status().state === 'running' && channel.status().restarts === restarts);
+  const result = await call(channel, 'echo');
+  assert.equal(result.outcome, 'accepted');
+}
+
+const FAULTS = [
+  ['loops without yielding its thread', 'loop', 'BOT_ERR_PLUGIN_CALL_TIMEOUT', true],
+  ['exhausts its heap', 'heap', 'BOT_ERR_PLUGIN_WORKER_CRASHED', true],
+  ['calls process.exit', 'exit', 'BOT_ERR_PLUGIN_WORKER_CRASHED', true],
+  ['never settles', 'hang', 'BOT_ERR_PLUGIN_CALL_TIMEOUT', false],
+] as const;
+
+for (const [what, attack, code, restarts] of FAULTS) {
+  test(`a call that ${what} fails with ${code}${restarts ? ', its runner is restarted,' : ''} and the channel serves again`, async (t) => {
+    const channel = await startWithShortCalls(t);
+    const pid = channel.status().pid;
+    await rejectsWithCode(call(channel, attack), code);
+    await servesAgain(channel, restarts ? 1 : 0);
+    if (restarts) assert.notEqual(channel.status().pid, pid);
+  });
+}
