@@ -5,6 +5,7 @@ import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../errors/postgres-errors.ts';
 import { fetchSortedPage, isUuid } from '../db/fetch-sorted-page.ts';
 import { likePattern, type Page } from '../http/list-query.ts';
 import { isStorableText } from '../json/find-unstorable-text.ts';
+import { mergeSettingsPatch } from './merge-settings-patch.ts';
 import { keepStoredSecrets } from './secret-settings.ts';
 import type { ChannelSettingsSchemas, SourceRow } from './source.ts';
 import { validateSourceSettings } from './validate-source-settings.ts';
@@ -83,7 +84,10 @@ export class SourceStore {
     );
   }
 
-  /** Secrets sent back masked, or left out, keep their stored values. */
+  /**
+   * Settings merge key by key over the stored ones (`null` returns a key to its default);
+   * secrets sent back masked, or left out, keep their stored values.
+   */
   async update(id: string, patch: SourcePatch, secretKeysOf: (channel: string) => string[]): Promise<SourceRow> {
     const current = await this.get(id);
     const changes: Record<string, unknown> = { updated_at: this.now() };
@@ -94,7 +98,8 @@ export class SourceStore {
       changes.default_workflow_id = patch.defaultWorkflowId;
     }
     if (patch.settings !== undefined) {
-      const merged = keepStoredSecrets(patch.settings, current.settings, secretKeysOf(current.channel));
+      // Masks are swapped for the stored secrets first, so that a secret sent as null is cleared.
+      const merged = mergeSettingsPatch(current.settings, keepStoredSecrets(patch.settings, current.settings, secretKeysOf(current.channel)));
       changes.settings = JSON.stringify(validateSourceSettings(this.#schemaOf(current.channel), merged));
     }
     return this.#write((db) =>

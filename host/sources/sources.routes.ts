@@ -16,7 +16,15 @@ const fields = {
   defaultWorkflowId: z.string().min(1).nullable().describe('Workflow run for events whose URL names none'),
 };
 const createBody = z.object({ ...fields, channel: z.string().min(1).describe('A registered channel name') }).partial({ settings: true, active: true, defaultWorkflowId: true }).strict();
-const patchBody = z.object(fields).partial().strict();
+const patchBody = z
+  .object({
+    ...fields,
+    settings: z
+      .record(z.string(), z.unknown())
+      .describe("Merged key by key over the stored settings (null returns a key to its default), then checked against the channel's settings JSON Schema"),
+  })
+  .partial()
+  .strict();
 const idParams = z.object({ id: z.string().describe('Source id') });
 
 export interface SourceRouteDeps {
@@ -57,7 +65,7 @@ export function sourceRoutes(deps: SourceRouteDeps): RouteDefinition[] {
       handle: async ({ params, ctx }) => view(await deps.sources.get(params.id), ctx),
     }),
     defineRoute({
-      method: 'PATCH', path: `${BASE}/:id`, operationId: 'updateSource', summary: 'Change a source; masked or absent secrets keep their value',
+      method: 'PATCH', path: `${BASE}/:id`, operationId: 'updateSource', summary: 'Change a source; settings merge key by key, masked or absent secrets keep their value',
       tag: TAG, permission: 'source:update', params: idParams, body: patchBody, errors: [404, 409],
       success: { status: 200, description: 'The changed source', schema: sourceViewSchema },
       handle: async ({ params, body, ctx }) => view(await deps.sources.update(params.id, body, secretKeysOf), ctx),
