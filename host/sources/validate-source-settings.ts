@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
 import { AppError } from '../errors/app-error.ts';
+import { headerUnsafeSecrets, type SettingProblem } from './header-unsafe-secrets.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export is the module object.
 const addFormats = formatsModule.default;
@@ -14,7 +15,8 @@ const compiled = new WeakMap<object, ValidateFunction>();
 
 /**
  * Checks source settings against the JSON Schema the channel published and returns them with
- * defaults applied; 422 BOT_ERR_SOURCE_SETTINGS_INVALID lists every problem otherwise.
+ * defaults applied; 422 BOT_ERR_SOURCE_SETTINGS_INVALID lists every problem otherwise, secrets
+ * that could not go into an HTTP header included.
  */
 export function validateSourceSettings(settingsJsonSchema: Record<string, unknown>, settings: unknown): Record<string, unknown> {
   let validate = compiled.get(settingsJsonSchema);
@@ -22,13 +24,18 @@ export function validateSourceSettings(settingsJsonSchema: Record<string, unknow
     validate = ajv.compile(settingsJsonSchema);
     compiled.set(settingsJsonSchema, validate);
   }
-  const copy = structuredClone(settings ?? {});
-  if (validate(copy)) return copy as Record<string, unknown>;
-  throw new AppError('BOT_ERR_SOURCE_SETTINGS_INVALID', 'The settings do not match the channel schema', {
-    problems: (validate.errors ?? []).map((error) => ({
-      path: error.instancePath || '/',
-      message: error.message ?? 'invalid',
-      ...(error.params && 'additionalProperty' in error.params ? { property: error.params.additionalProperty } : {}),
-    })),
-  });
+  const copy = structuredClone(settings ?? {}) as Record<string, unknown>;
+  const valid = validate(copy);
+  // Reported together with the schema's problems, so a form shows every field at once.
+  const problems = [...(valid ? [] : schemaProblems(validate)), ...headerUnsafeSecrets(settingsJsonSchema, copy)];
+  if (problems.length === 0) return copy;
+  throw new AppError('BOT_ERR_SOURCE_SETTINGS_INVALID', 'The settings do not match the channel schema', { problems });
+}
+
+function schemaProblems(validate: ValidateFunction): SettingProblem[] {
+  return (validate.errors ?? []).map((error) => ({
+    path: error.instancePath || '/',
+    message: error.message ?? 'invalid',
+    ...(error.params && 'additionalProperty' in error.params ? { property: error.params.additionalProperty } : {}),
+  }));
 }

@@ -57,6 +57,21 @@ describe('sources', () => {
     assert.ok(response.body.error.details.problems.length >= 2);
   });
 
+  test('a secret a channel could not put in an HTTP header answers 422 at that field, saying why', async () => {
+    const created = await createSample({ api_key: '…', tenant_id: 'Zürich' });
+    assert.equal(created.status, 422, created.text);
+    assert.equal(created.body.error.code, 'BOT_ERR_SOURCE_SETTINGS_INVALID');
+    assert.deepEqual(created.body.error.details.problems, [
+      { path: '/api_key', message: 'must be visible ASCII: it is sent in an HTTP header (U+2026 at character 1)' },
+    ]);
+
+    const source = await createSample({ api_key: 'ascii-key' });
+    const patched = await t.request('PATCH', `/api/sources/${source.body.id}`, { as: 'admin', body: { settings: { webhook_secret: 'two words' } } });
+    assert.equal(patched.status, 422, patched.text);
+    assert.equal(patched.body.error.details.problems[0].path, '/webhook_secret');
+    assert.equal((await storedSettings(source.body.id)).webhook_secret, '', 'nothing stored');
+  });
+
   test('an unknown channel answers 422', async () => {
     const response = await t.request('POST', '/api/sources', { as: 'admin', body: { name: 'Nowhere', channel: 'carrier_pigeon' } });
     assert.equal(response.status, 422);
