@@ -3,6 +3,8 @@ import { egressError } from './egress-error.ts';
 /** An HTTP token (RFC 9110), what header names and methods are made of. */
 export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const BAD_VALUE = /[\r\n\0]/;
+/** A character above U+00FF: header values are bytes, and fetch refuses to encode one. */
+const NOT_A_BYTE = /[^\p{ASCII}\u0080-\u00FF]/u;
 
 /**
  * Headers the host sets itself: the connection is the host's (framing, keep-alive, upgrades),
@@ -34,6 +36,13 @@ function checkHeader(pair: unknown): [string, string] {
   }
   if (typeof value !== 'string' || BAD_VALUE.test(value)) {
     throw egressError('BOT_ERR_EGRESS_BAD_REQUEST', `The request header "${name}" has an invalid value`);
+  }
+  const wide = NOT_A_BYTE.exec(value);
+  if (wide) {
+    // Named here, or the connection refuses it as a bare TypeError that reads as "could not be
+    // reached"; the value itself stays out of the message: it is often a credential.
+    const codePoint = `U+${(wide[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+    throw egressError('BOT_ERR_EGRESS_BAD_REQUEST', `The request header "${name}" has a character a header cannot carry (${codePoint}): header values are bytes`);
   }
   return [name.toLowerCase(), value];
 }

@@ -216,6 +216,16 @@ describe('malformed requests', () => {
     });
   }
 
+  test('a header value a connection cannot carry (a pasted …) is refused with BAD_REQUEST naming the header, not as unreachable', async (t) => {
+    const listener = await startListener(t, echo);
+    const request = get(`${listener.origin}/`, { headers: [['Authorization', 'Bearer …']] });
+    const error = await rejectsWithCode(startClient(t).perform(request, { hosts: [], origins: [listener.origin] }), 'BOT_ERR_EGRESS_BAD_REQUEST');
+    assert.match(error.message, /"authorization"/i);
+    assert.match(error.message, /U\+2026/);
+    assert.doesNotMatch(error.message, /Bearer/, 'the value is a credential: never in the message');
+    assert.equal(listener.received.length, 0);
+  });
+
   test('the Host and connection headers are the host’s own: a plugin cannot set them', async (t) => {
     const listener = await startListener(t, echo);
     const headers: [string, string][] = [['host', 'internal.example'], ['connection', 'upgrade'], ['X-Ok', '1']];

@@ -58,10 +58,21 @@ async function fetchPlatform(request: SampleSendRequest): Promise<Response> {
       signal: AbortSignal.timeout(request.timeoutMs),
     });
   } catch (error) {
-    const timedOut = (error as Error).name === 'TimeoutError' || (error as { code?: unknown }).code === 'BOT_ERR_EGRESS_TIMEOUT';
-    const reason = timedOut ? `did not answer within ${request.timeoutMs} ms` : 'could not be reached';
-    throw new ChannelError('SAMPLE_ERR_PLATFORM_UNREACHABLE', `The platform at ${url} ${reason}`, { cause: error });
+    throw new ChannelError('SAMPLE_ERR_PLATFORM_UNREACHABLE', `The platform at ${url} ${failureReason(error, request.timeoutMs)}`, { cause: error });
   }
+}
+
+/**
+ * Why the send did not get an answer, in words: a request refused before it left (a bad header,
+ * a destination the host does not allow) must not read as "could not be reached", and the
+ * cause's own message goes along, so the recorded error names the real reason.
+ */
+function failureReason(error: unknown, timeoutMs: number): string {
+  const { name, code, message } = error as { name?: unknown; code?: unknown; message?: unknown };
+  if (name === 'TimeoutError' || code === 'BOT_ERR_EGRESS_TIMEOUT') return `did not answer within ${timeoutMs} ms`;
+  const detail = typeof message === 'string' ? `: ${message}` : '';
+  if (typeof code !== 'string' || code === 'BOT_ERR_EGRESS_FAILED') return `could not be reached${detail}`;
+  return `was not contacted (${code})${detail}`;
 }
 
 async function readDetail(response: Response): Promise<string> {

@@ -146,3 +146,15 @@ test('sends through the SDK fetch, so without a host to perform it the send fail
     uninstallEgress = installDirectEgress();
   }
 });
+
+test('an api_key no header can carry fails as not contacted, naming the header and the egress code, not as unreachable', async () => {
+  const { scope } = platformAnswers(200, { id: 'never' });
+  await assert.rejects(createChannel().doSendMessage(incomingEvent({ ...settings, api_key: 'key…' }), { type: 'text', data: { text: 'Hello' } }, options), (error: Error & { code?: string; cause?: { code?: string } }) => {
+    assert.equal(error.code, 'SAMPLE_ERR_PLATFORM_UNREACHABLE');
+    assert.equal(error.cause?.code, 'BOT_ERR_EGRESS_BAD_REQUEST');
+    assert.match(error.message, /was not contacted \(BOT_ERR_EGRESS_BAD_REQUEST\): The request header "authorization" has a character a header cannot carry \(U\+2026\)/);
+    assert.doesNotMatch(error.message, /could not be reached|key…/);
+    return true;
+  });
+  assert.equal(scope.isDone(), false, 'nothing was sent');
+});

@@ -102,6 +102,25 @@ describe('what fetch hands the host', () => {
   });
 });
 
+describe('a header value no header can carry', () => {
+  for (const [form, headers] of [
+    ['a record', { authorization: 'Bearer …' }],
+    ['a list of pairs', [['Authorization', 'Bearer …']]],
+  ] as [string, RequestInit['headers']][]) {
+    test(`given as ${form}, rejects with BOT_ERR_EGRESS_BAD_REQUEST naming the header, never the value, and reaches no host`, async () => {
+      const seen = hostAnswering();
+      await assert.rejects(fetch('https://api.example/ping', { headers }), (error: EgressError) => {
+        assert.equal(error.code, 'BOT_ERR_EGRESS_BAD_REQUEST');
+        assert.match(error.message, /"authorization".*U\+2026/);
+        assert.doesNotMatch(error.message, /Bearer/);
+        assert.ok(error.cause instanceof TypeError, 'the TypeError stays as cause');
+        return true;
+      });
+      assert.equal(seen.length, 0);
+    });
+  }
+});
+
 describe('what fetch resolves to', () => {
   test('a real Response with the status, headers, body, final URL and redirect flag the host saw', async () => {
     hostAnswering({

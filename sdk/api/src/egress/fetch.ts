@@ -1,5 +1,6 @@
 import { EgressError } from '../errors.ts';
 import { currentSourceId, installedHostServices } from '../services/host-services.ts';
+import { buildRequest } from './build-request.ts';
 import { toEgressRequest } from './to-egress-request.ts';
 import { toResponse } from './to-response.ts';
 
@@ -19,7 +20,7 @@ const EGRESS_CODE = /^BOT_ERR_EGRESS_[A-Z_]+$/;
  * const response = await fetch(`${api_url}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
  */
 export async function fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const request = new Request(input, init);
+  const request = buildRequest(input, init);
   request.signal.throwIfAborted();
   const perform = installedHostServices()?.fetch;
   if (!perform) {
