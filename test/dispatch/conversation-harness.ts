@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
 import type { JobEngine } from '../../host/dispatch/job-engine.ts';
 import { expectCreated } from '../support/expect-created.ts';
 import { createGreetingWorkflow, startJobEngine } from '../support/greeting-setup.ts';
@@ -31,14 +32,15 @@ export class ConversationHarness {
     readonly workflowId: string,
   ) {}
 
-  static async start(options: { maxAttempts?: number } = {}): Promise<ConversationHarness> {
+  static async start(options: { maxAttempts?: number; logger?: Logger } = {}): Promise<ConversationHarness> {
     const platform = await FakePlatform.start();
     const app = await createTestApp({
       channels: { appRoot: REPO_ROOT, sandbox: SANDBOX },
       ...(options.maxAttempts ? { workflows: { dispatchMaxAttempts: options.maxAttempts } } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
     });
     await app.services.channels.load();
-    const jobs = await startJobEngine(app);
+    const jobs = await startJobEngine(app, options.logger);
     const workflow = await createGreetingWorkflow(app);
     const source = await expectCreated(app, '/api/sources', {
       name: 'Sample platform',

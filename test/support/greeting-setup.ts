@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { JobEngine } from '../../host/dispatch/job-engine.ts';
 import { bindDefinitionPlaceholders } from '../../host/workflows/document/bind-definition-placeholders.ts';
 import { expectCreated } from './expect-created.ts';
@@ -8,14 +8,14 @@ import type { TestApp } from './test-app.ts';
 const GREETING = new URL('../../workflows/examples/greeting.yaml', import.meta.url);
 
 /** Starts a silent job engine that dispatches `app`'s inbound events (4 at once, 200 ms polls); the caller stops it. */
-export function startJobEngine(app: TestApp): Promise<JobEngine> {
+export function startJobEngine(app: TestApp, logger: Logger = pino({ level: 'silent' })): Promise<JobEngine> {
   return JobEngine.start({
     db: app.database.db,
     processor: app.services.inboundEvents,
     concurrency: 4,
     pollIntervalMs: 200,
     leaseMs: 5_000,
-    logger: pino({ level: 'silent' }),
+    logger,
   });
 }
 
