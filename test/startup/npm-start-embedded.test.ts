@@ -94,16 +94,53 @@ test('npm start on a fresh data directory, then again on the same data, keeps st
   assertStoppedCleanly(second.output());
 });
 
-test('a host killed with SIGKILL leaves its PostgreSQL behind, and the next start takes the cluster over', async () => {
+/** The pid in the first line of the cluster's postmaster.pid, once PostgreSQL runs. */
+async function postmasterPid(): Promise<number> {
+  return Number((await readFile(path.join(dataDir, 'postgres', 'data', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+}
+
+async function waitUntilStopped(file: string, timeoutMs: number): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; existsSync(file); ) {
+    assert.ok(Date.now() < deadline, `${file} still there after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test('a host killed with SIGKILL takes its PostgreSQL down with it, and the next start takes its lock over', async () => {
   const crashed = await startHostProcess({ BOT_DATA_DIR: dataDir });
   const hostPid = Number(/"pid":(\d+)/.exec(crashed.output())?.[1]);
   assert.ok(hostPid > 0);
   process.kill(hostPid, 'SIGKILL');
   await crashed.stop('SIGTERM');
-  assert.ok(existsSync(path.join(dataDir, 'postgres', 'data', 'postmaster.pid')), 'the orphaned PostgreSQL should still run');
+  // PostgreSQL runs in a process group of its own; its watchdog shell sees the host's pipe close.
+  await waitUntilStopped(path.join(dataDir, 'postgres', 'data', 'postmaster.pid'), 30_000);
+  assert.ok(existsSync(path.join(dataDir, 'postgres', 'host.lock')), 'the lock of the dead host is left for the next start');
 
   const restarted = await startHostProcess({ BOT_DATA_DIR: dataDir });
   try {
+    assert.equal((await fetch(`${restarted.url}/health/ready`)).status, 200);
+  } finally {
+    await restarted.stop('SIGTERM');
+  }
+  assertStoppedCleanly(restarted.output());
+});
+
+test('a PostgreSQL orphaned with its watchdog killed too is stopped by the next start, which takes the cluster over', async () => {
+  const crashed = await startHostProcess({ BOT_DATA_DIR: dataDir });
+  const hostPid = Number(/"pid":(\d+)/.exec(crashed.output())?.[1]);
+  const postgresPid = await postmasterPid();
+  // Field 4 of /proc/<pid>/stat, after the parenthesised name: the parent, here the watchdog shell.
+  const watchdogPid = Number((await readFile(`/proc/${postgresPid}/stat`, 'utf8')).split(') ')[1]!.split(' ')[1]);
+  // Its other child is the reader that waits on the host's pipe: the watchdog's other half.
+  const watchdogChildren = (await readFile(`/proc/${watchdogPid}/task/${watchdogPid}/children`, 'utf8')).trim().split(' ').map(Number);
+  for (const pid of [watchdogPid, ...watchdogChildren.filter((pid) => pid !== postgresPid)]) process.kill(pid, 'SIGKILL');
+  process.kill(hostPid, 'SIGKILL');
+  await crashed.stop('SIGTERM');
+  assert.equal(await postmasterPid(), postgresPid, 'the orphaned PostgreSQL should still run');
+
+  const restarted = await startHostProcess({ BOT_DATA_DIR: dataDir });
+  try {
+    assert.match(restarted.output(), /stopping an orphaned embedded postgres/);
     assert.equal((await fetch(`${restarted.url}/health/ready`)).status, 200);
   } finally {
     await restarted.stop('SIGTERM');

