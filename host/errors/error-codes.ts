@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   BOT_ERR_WEBHOOK_CHANNEL_UNAVAILABLE: { status: 503, expose: true, description: "The source's channel is disabled, failed or busy; the platform should retry." },
   BOT_ERR_WEBHOOK_SIGNATURE_REJECTED: { status: 401, expose: true, description: 'The channel rejected the request signature.' },
   BOT_ERR_WEBHOOK_PAYLOAD_REJECTED: { status: 400, expose: true, description: "The body is not in the channel's platform format." },
+  BOT_ERR_WEBHOOK_NOT_ACCEPTED: { status: 405, expose: true, description: "The source's channel is a WebSocket channel: it takes no webhooks (clients connect to `/api/ws/:sourceRef`; a web source's chat page is `/chat/:sourceRef`)." },
   BOT_ERR_WS_SOURCE_UNKNOWN: { status: 404, expose: true, description: 'Live chat: no source has this reference (upgrade refused; close code 4404 when it is deleted while the socket is open).' },
   BOT_ERR_WS_SOURCE_INACTIVE: { status: 403, expose: true, description: 'Live chat: the source is not active (upgrade refused; close code 4403 when it is deactivated while the socket is open).' },
   BOT_ERR_WS_NOT_WEBSOCKET_CHANNEL: { status: 400, expose: true, description: "Live chat: the source's channel is an HTTP (webhook) channel, not a WebSocket one." },

@@ -13,7 +13,7 @@ export interface SourceRow {
   updated_at: Date;
 }
 
-/** A source as the admin API returns it: secrets masked, with the URL platforms post to. */
+/** A source as the admin API returns it: secrets masked, with the URL platforms post to or people chat at. */
 export const sourceViewSchema = z.object({
   id: z.uuid(),
   ref: z.string(),
@@ -22,7 +22,8 @@ export const sourceViewSchema = z.object({
   settings: z.record(z.string(), z.unknown()).describe('Secret settings read as ********'),
   active: z.boolean(),
   defaultWorkflowId: z.string().nullable(),
-  webhookUrl: z.string(),
+  webhookUrl: z.string().nullable().describe('Where the platform posts events; null for a WebSocket channel, which takes no webhooks'),
+  chatUrl: z.string().nullable().describe("The chat page of a web source (`/chat/:ref`); null for other channels"),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -32,4 +33,10 @@ export type SourceView = z.infer<typeof sourceViewSchema>;
 export interface ChannelSettingsSchemas {
   /** The channel's settings JSON Schema, or undefined when no such channel is registered. */
   settingsSchemaOf(channel: string): Record<string, unknown> | undefined;
+}
+
+/** The channels a source view describes: their settings schemas, and whether they take webhooks. */
+export interface SourceChannels extends ChannelSettingsSchemas {
+  /** The registered channel, or undefined; `kind` says whether it takes webhooks or sockets. */
+  get(channel: string): { description: { kind: 'http' | 'websocket' } } | undefined;
 }

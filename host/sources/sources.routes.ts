@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { listQuerySchema, pageSchema } from '../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
 import { maskSecrets, secretKeys } from './secret-settings.ts';
-import { sourceViewSchema, type ChannelSettingsSchemas, type SourceRow, type SourceView } from './source.ts';
+import { sourceLinks } from './source-links.ts';
+import { sourceViewSchema, type SourceChannels, type SourceRow, type SourceView } from './source.ts';
 import { SOURCE_SORTS, type SourceStore } from './source-store.ts';
 
 const BASE = '/api/sources';
@@ -29,7 +30,7 @@ const idParams = z.object({ id: z.string().describe('Source id') });
 
 export interface SourceRouteDeps {
   sources: SourceStore;
-  channels: ChannelSettingsSchemas;
+  channels: SourceChannels;
   /** Base URL platforms reach the host at; default: the request's own origin. */
   publicUrl: string | undefined;
 }
@@ -41,7 +42,10 @@ export function sourceRoutes(deps: SourceRouteDeps): RouteDefinition[] {
     // Channel gone: nothing says which settings are secret, so none is shown.
     return schema ? secretKeys(schema) : ['*'];
   };
-  const view = (row: SourceRow, ctx: Context): SourceView => toView(row, secretKeysOf(row.channel), deps.publicUrl ?? requestOrigin(ctx));
+  const view = (row: SourceRow, ctx: Context): SourceView => ({
+    ...toView(row, secretKeysOf(row.channel)),
+    ...sourceLinks(row, deps.channels.get(row.channel)?.description.kind, deps.publicUrl ?? requestOrigin(ctx)),
+  });
   return [
     defineRoute({
       method: 'GET', path: BASE, operationId: 'listSources', summary: 'List sources', tag: TAG, permission: 'source:read',
@@ -84,7 +88,7 @@ function requestOrigin(ctx: Context): string {
   return `${ctx.protocol}://${ctx.host}`;
 }
 
-function toView(row: SourceRow, keys: string[], baseUrl: string): SourceView {
+function toView(row: SourceRow, keys: string[]): Omit<SourceView, 'webhookUrl' | 'chatUrl'> {
   const masked = keys.includes('*') ? maskSecrets(row.settings, Object.keys(row.settings)) : maskSecrets(row.settings, keys);
   return {
     id: row.id,
@@ -94,7 +98,6 @@ function toView(row: SourceRow, keys: string[], baseUrl: string): SourceView {
     settings: masked,
     active: row.active,
     defaultWorkflowId: row.default_workflow_id,
-    webhookUrl: `${baseUrl.replace(/\/+$/, '')}/api/webhook/${row.ref}`,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -42,15 +42,16 @@ async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
   if (ctx.params.workflowId !== undefined && !(await deps.workflows.exists(ctx.params.workflowId))) {
     throw new AppError('BOT_ERR_WEBHOOK_WORKFLOW_UNKNOWN', 'Unknown workflow');
   }
-  // Checked before the body is read too, so a disabled channel costs no upload.
+  // Checked before the body is read too, so a disabled channel or a socket-only one costs no upload.
+  if (deps.channels.get(source.channel)?.description.kind === 'websocket') throw notAccepted(ctx);
   if (!deps.channels.running(source.channel)) throw unavailable();
   const request = toPlainWebhookRequest(ctx, await readRawBody(ctx, deps.maxBodyBytes));
   const plainSource = { id: source.id, ref: source.ref, settings: source.settings, active: source.active };
   const channel = source.channel;
   if (ctx.method === 'GET') {
-    return replay(ctx, await callChannel(() => deps.channels.call(channel, (sandbox) => sandbox.verifyWebhook(request, plainSource))));
+    return replay(ctx, await callChannel(ctx, () => deps.channels.call(channel, (sandbox) => sandbox.verifyWebhook(request, plainSource))));
   }
-  const result = await callChannel(() => deps.channels.call(channel, (sandbox) => sandbox.receiveWebhook(request, plainSource)));
+  const result = await callChannel(ctx, () => deps.channels.call(channel, (sandbox) => sandbox.receiveWebhook(request, plainSource)));
   if (result.outcome === 'rejected') throw new AppError('BOT_ERR_WEBHOOK_SIGNATURE_REJECTED', 'Signature rejected');
   if (result.outcome === 'invalid') throw new AppError('BOT_ERR_WEBHOOK_PAYLOAD_REJECTED', 'Payload rejected');
   // Committed before the answer is written: a 200 always means the events are in Postgres. A
@@ -59,14 +60,25 @@ async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
   replay(ctx, result.response, { received: result.events.length });
 }
 
-/** A channel that is disabled, busy, crashed or closing answers 503 so the platform retries; nothing more is said. */
-async function callChannel<T>(call: () => Promise<T>): Promise<T> {
+/**
+ * A channel that is disabled, busy, crashed or closing answers 503 so the platform retries;
+ * nothing more is said. One that has no webhook calls (a WebSocket channel whose kind changed
+ * since it was described) answers 405 like any other WebSocket channel, never 500.
+ */
+async function callChannel<T>(ctx: Context, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if ((error as { status?: number }).status === 503) throw unavailable(error);
+    if (errorCode(error) === 'BOT_ERR_PLUGIN_CALL_UNSUPPORTED') throw notAccepted(ctx, error);
     throw new AppError('BOT_ERR_INTERNAL', `Channel call failed: ${errorCode(error) ?? 'unknown'}`, undefined, { cause: error });
   }
+}
+
+/** A WebSocket channel's source has no webhook: 405 with an empty Allow (no method is), a coded body, no stack at info. */
+function notAccepted(ctx: Context, cause?: unknown): AppError {
+  ctx.set('Allow', '');
+  return new AppError('BOT_ERR_WEBHOOK_NOT_ACCEPTED', "This source's channel takes WebSocket connections, not webhooks", undefined, { cause });
 }
 
 function unavailable(cause?: unknown): AppError {

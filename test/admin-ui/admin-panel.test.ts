@@ -208,6 +208,25 @@ describe('admin panel', { skip }, () => {
     await saveScreenshot(page, 'sources');
   });
 
+  test('a web source shows its chat page link, not a webhook URL, in the list and in its form', async () => {
+    const { page } = admin;
+    const created = await admin.api<{ ref: string }>('POST', '/api/sources', { name: 'Web chat', channel: 'web' });
+    assert.equal(created.status, 201);
+    const chatUrl = `${admin.host.url}/chat/${created.body.ref}`;
+    await page.reload();
+    const row = page.getByRole('row', { name: /Web chat/ });
+    await expect(row.getByRole('link', { name: 'Open chat' })).visible();
+    assert.equal(await row.getByRole('link', { name: 'Open chat' }).getAttribute('href'), chatUrl);
+    await expect(page.getByLabel('Chat link of Web chat')).value(chatUrl);
+    assert.equal(await page.getByLabel('Webhook URL of Web chat').count(), 0);
+    await expect(page.getByLabel('Webhook URL of Sample shop')).visible();
+    await page.getByRole('link', { name: 'Web chat' }).click();
+    await expect(page.getByRole('link', { name: 'Open chat' })).visible();
+    assert.equal(await page.getByLabel('Webhook URL', { exact: true }).count(), 0);
+    await saveScreenshot(page, 'web-source');
+    await page.getByRole('link', { name: 'Back to sources' }).click();
+  });
+
   test('a workflow saved with an error shows the message at its line; fixed, it saves and a test run shows each step', async () => {
     const { page } = admin;
     await page.getByRole('link', { name: 'Workflows', exact: true }).click();

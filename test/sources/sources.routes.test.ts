@@ -41,6 +41,18 @@ describe('sources', () => {
     assert.notEqual(a.body.ref, b.body.ref);
   });
 
+  test('a web source (a WebSocket channel) has no webhook URL but its chat page link; a webhook source has no chat link', async () => {
+    const web = await t.request('POST', '/api/sources', { as: 'admin', body: { name: `Web ${(counter += 1)}`, channel: 'web' } });
+    assert.equal(web.status, 201, web.text);
+    const read = await t.request('GET', `/api/sources/${web.body.id}`, { as: 'viewer', headers: { host: 'bot.internal:3000' } });
+    assert.equal(read.body.webhookUrl, null);
+    assert.equal(read.body.chatUrl, `http://bot.internal:3000/chat/${web.body.ref}`);
+    assert.equal((await t.request('GET', `/chat/${web.body.ref}`)).status, 200, 'the link opens the chat page');
+    const sample = await createSample();
+    assert.equal(sample.body.chatUrl, null);
+    assert.match(sample.body.webhookUrl, /\/api\/webhook\//);
+  });
+
   test('the webhook URL ignores spoofed X-Forwarded headers unless the proxy is trusted', async () => {
     const created = await createSample();
     const read = await t.request('GET', `/api/sources/${created.body.id}`, {

@@ -60,6 +60,10 @@ export class RunnerProcess {
       // fd 3 is the wire: a socket pair of its own, not Node's IPC channel (see runner-frames.ts).
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       env: {}, // the runner sees no host environment
+      // A process group of its own: a terminal's Ctrl-C (SIGINT to the whole group) reaches the
+      // host, which closes its runners in order. A runner never outlives the host anyway: it
+      // exits when its wire closes, and bubblewrap's --die-with-parent kills the sandbox.
+      detached: true,
       ...options.identity,
     });
     this.#wire = this.#child.stdio[3] as Duplex;

@@ -63,7 +63,10 @@ export interface Source {
   settings: Record<string, unknown>;
   active: boolean;
   defaultWorkflowId: string | null;
-  webhookUrl: string;
+  /** Null for a WebSocket channel: it takes no webhooks. */
+  webhookUrl: string | null;
+  /** The chat page of a web source; null for other channels. */
+  chatUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }

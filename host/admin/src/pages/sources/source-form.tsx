@@ -6,6 +6,7 @@ import type { Channel, Source, WorkflowSummary } from '../../api/api-types.ts';
 import { useSession } from '../../auth/session-context.tsx';
 import { FieldError } from '../../components/field-error.tsx';
 import { CopyField } from './copy-field.tsx';
+import { SourceLink } from './source-link.tsx';
 import { DeleteSourceButton } from './delete-source-button.tsx';
 import { SettingsForm } from './settings-form.tsx';
 
@@ -89,11 +90,16 @@ export function SourceForm({
             </select>
           </label>
           <FieldError message={errors.defaultWorkflowId} />
-          {source && (
+          {source?.webhookUrl && (
             <label>
               Webhook URL
               <CopyField value={source.webhookUrl} label="Webhook URL" />
             </label>
+          )}
+          {source?.chatUrl && (
+            <p>
+              Chat page: <SourceLink source={source} label="" />
+            </p>
           )}
         </fieldset>
         <h2>Settings</h2>

@@ -4,9 +4,9 @@ import { CreateLink } from '../../components/create-link.tsx';
 import { formatDate } from '../../components/format-date.ts';
 import { ListTable } from '../../components/list-table.tsx';
 import { useList } from '../../components/use-list.ts';
-import { CopyField } from './copy-field.tsx';
+import { SourceLink } from './source-link.tsx';
 
-/** Sources: configured instances of channels, each with its webhook URL. */
+/** Sources: configured instances of channels, each with its webhook URL or chat link. */
 export function SourcesPage() {
   const list = useList<Source>('/api/sources', { sort: 'name' });
   return (
@@ -18,7 +18,7 @@ export function SourcesPage() {
         </CreateLink>
       </header>
       <input type="search" aria-label="Search sources" placeholder="Search" defaultValue={list.q} onChange={(e) => list.set({ q: e.target.value })} />
-      <ListTable list={list} empty="No sources yet." columns={[{ label: 'Name', sortBy: 'name' }, 'Channel', 'Active', 'Webhook URL', 'Updated']}>
+      <ListTable list={list} empty="No sources yet." columns={[{ label: 'Name', sortBy: 'name' }, 'Channel', 'Active', 'Webhook URL or chat', 'Updated']}>
         {(source) => (
           <tr key={source.id}>
             <td>
@@ -27,7 +27,7 @@ export function SourcesPage() {
             <td>{source.channel}</td>
             <td>{source.active ? 'active' : 'inactive'}</td>
             <td>
-              <CopyField value={source.webhookUrl} label={`Webhook URL of ${source.name}`} />
+              <SourceLink source={source} label={` of ${source.name}`} />
             </td>
             <td>{formatDate(source.updatedAt)}</td>
           </tr>
