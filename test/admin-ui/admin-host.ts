@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,10 @@ export interface AdminHost {
   token(role: string): string;
   /** Calls the admin API as admin, for set-up and checks the panel is not under test for. */
   api<T = unknown>(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** Posts `{ events }` to a webhook URL as a platform would, signed with the source's `webhook_secret`. */
+  postSignedWebhook(webhookUrl: string, secret: string, events: Record<string, unknown>[]): Promise<number>;
+  /** Waits until the inbound event has left `queued`/`running` (processing is a background job). */
+  settledEvent(eventId: string): Promise<{ status: string; reason: string | null }>;
   close(): Promise<void>;
 }
 
@@ -69,10 +74,34 @@ export async function startAdminHost(): Promise<AdminHost> {
       });
       return { status: response.status, body: (response.status === 204 ? undefined : await response.json()) as T };
     },
+    postSignedWebhook,
+    settledEvent: (eventId) => settledEvent(database, eventId),
     async close() {
       await browser.close();
       await host.stop();
       await removeAll();
     },
   };
+}
+
+async function postSignedWebhook(webhookUrl: string, secret: string, events: Record<string, unknown>[]): Promise<number> {
+  // The signature covers the raw body: the exact bytes sent, not a re-serialisation.
+  const body = JSON.stringify({ events });
+  const signature = createHmac('sha256', secret).update(body).digest('hex');
+  const response = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-bot-signature': signature }, body });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+// A generous deadline: the job runs as soon as it is queued, but a loaded machine may be slow.
+const SETTLE_TIMEOUT_MS = 30_000;
+
+async function settledEvent(database: TestDatabase, eventId: string): Promise<{ status: string; reason: string | null }> {
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  for (;;) {
+    const row: { status: string; reason: string | null } | undefined = await database.db('inbound_events').where({ event_id: eventId }).first('status', 'reason');
+    if (row && row.status !== 'queued' && row.status !== 'running') return row;
+    if (Date.now() > deadline) throw new Error(`event ${eventId} not settled: ${JSON.stringify(row)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -220,11 +220,50 @@ describe('admin panel', { skip }, () => {
     await expect(page.getByLabel('Chat link of Web chat')).value(chatUrl);
     assert.equal(await page.getByLabel('Webhook URL of Web chat').count(), 0);
     await expect(page.getByLabel('Webhook URL of Sample shop')).visible();
-    await page.getByRole('link', { name: 'Web chat' }).click();
+    await page.getByRole('link', { name: 'Web chat', exact: true }).click();
     await expect(page.getByRole('link', { name: 'Open chat' })).visible();
     assert.equal(await page.getByLabel('Webhook URL', { exact: true }).count(), 0);
     await saveScreenshot(page, 'web-source');
     await page.getByRole('link', { name: 'Back to sources' }).click();
+  });
+
+  test('a source without a default workflow is marked, and a webhook to it is listed as skipped with its reason', async () => {
+    const { page } = admin;
+    const secret = 'whsec-admin-ui';
+    const created = await admin.api<{ id: string; webhookUrl: string }>('POST', '/api/sources', {
+      name: 'Unanswered shop',
+      channel: 'sample',
+      settings: { api_url: 'http://127.0.0.1:9/api', api_key: 'sk-unanswered', webhook_secret: secret },
+    });
+    assert.equal(created.status, 201);
+    await page.reload();
+    const row = page.getByRole('row', { name: /Unanswered shop/ });
+    await expect(row.locator('.warning')).text('⚠ Warning: Webhooks to this source are accepted but not answered: set a default workflow.');
+    await expect(row.getByRole('link', { name: 'set a default workflow for Unanswered shop' })).visible();
+    assert.equal(await row.getByRole('link', { name: /skipped event/ }).count(), 0);
+
+    const event = { id: 'evt-unanswered-1', timestamp: 1763800000000, sender: { id: 'sub-ui', first_name: 'Ui' }, recipient: { id: 'bot-1' }, message: { text: 'hello?' } };
+    assert.equal(await admin.postSignedWebhook(created.body.webhookUrl, secret, [event]), 200);
+    const settled = await admin.settledEvent('evt-unanswered-1');
+    assert.equal(settled.status, 'skipped');
+    await page.reload();
+    await expect(row.getByRole('link', { name: '1 skipped event of Unanswered shop' })).visible();
+    await saveScreenshot(page, 'sources-unanswered');
+
+    await row.getByRole('link', { name: '1 skipped event of Unanswered shop' }).click();
+    await expectUrl(page, `${admin.host.url}/skipped-events/${created.body.id}`);
+    await expect(page.getByRole('heading', { name: 'Skipped events of Unanswered shop' })).visible();
+    const skipped = page.getByRole('row', { name: /evt-unanswered-1/ });
+    await expect(skipped).contains('Not answered: the source has no default workflow and the webhook URL named none.');
+    await expect(skipped.getByRole('link', { name: 'Unanswered shop', exact: true })).visible();
+    await saveScreenshot(page, 'skipped-events');
+    // The source's form says the same next to the choice that fixes it.
+    await skipped.getByRole('link', { name: 'Unanswered shop', exact: true }).click();
+    await expect(page.locator('#default-workflow-hint')).contains('events are accepted but not answered');
+    assert.equal(await page.getByLabel('Default workflow').getAttribute('aria-describedby'), 'default-workflow-hint');
+    await page.getByRole('link', { name: 'Skipped events', exact: true }).click();
+    await expect(page.getByRole('row', { name: /evt-unanswered-1/ })).visible();
+    await page.getByRole('link', { name: 'Sources', exact: true }).click();
   });
 
   test('a workflow saved with an error shows the message at its line; fixed, it saves and a test run shows each step', async () => {
@@ -310,7 +349,7 @@ describe('admin panel', { skip }, () => {
     assert.equal(await page.getByRole('button', { name: 'Rescan' }).isDisabled(), true);
     await page.getByRole('link', { name: 'Sources' }).click();
     assert.equal(await page.getByRole('button', { name: 'New source' }).isDisabled(), true);
-    await page.getByRole('link', { name: 'Sample shop' }).click();
+    await page.getByRole('link', { name: 'Sample shop', exact: true }).click();
     await expect(page.getByLabel('API key')).value('********');
     assert.equal(await page.getByRole('button', { name: 'Save' }).isDisabled(), true);
     await page.getByRole('link', { name: 'Workflows', exact: true }).click();

@@ -13,6 +13,7 @@ import { WorkflowEditorPage } from './pages/workflows/workflow-editor-page.tsx';
 import { RunsPage } from './pages/runs/runs-page.tsx';
 import { RunDetailPage } from './pages/runs/run-detail-page.tsx';
 import { DeadLettersPage } from './pages/runs/dead-letters-page.tsx';
+import { SkippedEventsPage } from './pages/runs/skipped-events-page.tsx';
 
 // The settings form (rjsf + ajv) is most of the bundle: loaded when a source is opened.
 const SourceFormPage = lazy(() => import('./pages/sources/source-form-page.tsx').then((module) => ({ default: module.SourceFormPage })));
@@ -49,6 +50,7 @@ export function App() {
             <Route path="runs" element={<RunsPage />} />
             <Route path="runs/:id" element={<RunDetailPage />} />
             <Route path="dead-letters" element={<DeadLettersPage />} />
+            <Route path="skipped-events/:sourceId?" element={<SkippedEventsPage />} />
             <Route path="*" element={<p className="empty">No page here.</p>} />
           </Route>
         </Routes>

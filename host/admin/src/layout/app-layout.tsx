@@ -9,6 +9,7 @@ const MENU: { label: string; to: string; end?: boolean; indent?: boolean }[] = [
   { label: 'Sources', to: '/sources' },
   { label: 'Runs', to: '/runs' },
   { label: 'Dead letters', to: '/dead-letters' },
+  { label: 'Skipped events', to: '/skipped-events' },
 ];
 
 /** The menu (DESIGN §10), who is signed in, and the current page. */

@@ -1,30 +1,15 @@
-import { useState } from 'react';
-import { api } from '../../api/api-client.ts';
-import { errorMessage } from '../../api/api-error.ts';
 import type { InboundEvent } from '../../api/api-types.ts';
 import { useSession } from '../../auth/session-context.tsx';
 import { formatDate } from '../../components/format-date.ts';
 import { ListTable } from '../../components/list-table.tsx';
 import { useList } from '../../components/use-list.ts';
+import { useRetryEvent } from './use-retry-event.ts';
 
 /** Dead letters: inbound events whose every retry failed; each can be queued again. */
 export function DeadLettersPage() {
   const { can } = useSession();
   const list = useList<InboundEvent>('/api/inbound-events', { sort: '-receivedAt', search: false, filter: { status: 'failed' } });
-  const [retrying, setRetrying] = useState<string>();
-  const [error, setError] = useState<string>();
-  const retry = async (event: InboundEvent) => {
-    setRetrying(event.id);
-    setError(undefined);
-    try {
-      await api.post(`/api/inbound-events/${event.id}/retry`);
-      list.state.reload();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setRetrying(undefined);
-    }
-  };
+  const { retry, retrying, error } = useRetryEvent(list.state.reload);
   return (
     <section>
       <h1>Dead letters</h1>

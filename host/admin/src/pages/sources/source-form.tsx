@@ -80,7 +80,12 @@ export function SourceForm({
           </label>
           <label>
             Default workflow
-            <select name="defaultWorkflowId" value={defaultWorkflowId} onChange={(e) => setDefaultWorkflowId(e.target.value)}>
+            <select
+              name="defaultWorkflowId"
+              value={defaultWorkflowId}
+              aria-describedby={defaultWorkflowId ? undefined : 'default-workflow-hint'}
+              onChange={(e) => setDefaultWorkflowId(e.target.value)}
+            >
               <option value="">(none)</option>
               {workflows.map((workflow) => (
                 <option key={workflow.id} value={workflow.id}>
@@ -89,6 +94,12 @@ export function SourceForm({
               ))}
             </select>
           </label>
+          {/* The one choice that silently decides whether the bot answers at all (issue 14). */}
+          {!defaultWorkflowId && (
+            <span id="default-workflow-hint" className="warning">
+              Without a default workflow, events are accepted but not answered (they are listed under Skipped events).
+            </span>
+          )}
           <FieldError message={errors.defaultWorkflowId} />
           {source?.webhookUrl && (
             <label>

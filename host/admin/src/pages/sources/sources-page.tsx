@@ -5,6 +5,7 @@ import { formatDate } from '../../components/format-date.ts';
 import { ListTable } from '../../components/list-table.tsx';
 import { useList } from '../../components/use-list.ts';
 import { SourceLink } from './source-link.tsx';
+import { UnansweredWarning } from './unanswered-warning.tsx';
 
 /** Sources: configured instances of channels, each with its webhook URL or chat link. */
 export function SourcesPage() {
@@ -23,6 +24,7 @@ export function SourcesPage() {
           <tr key={source.id}>
             <td>
               <Link to={`/sources/${source.id}`}>{source.name}</Link>
+              <UnansweredWarning source={source} />
             </td>
             <td>{source.channel}</td>
             <td>{source.active ? 'active' : 'inactive'}</td>
