@@ -34,6 +34,8 @@ import { readNamedApiKeys } from './workflows/models/named-api-keys.ts';
 import { createWebSocketGateway } from './websockets/create-websocket-gateway.ts';
 import { seedWebChat } from './seed/seed-web-chat.ts';
 import { printChatLink } from './print-chat-link.ts';
+import { seedSampleSource } from './seed/seed-sample-source.ts';
+import { printSampleCommands } from './print-sample-commands.ts';
 
 type Closer = () => Promise<void>;
 
@@ -98,7 +100,8 @@ async function main(): Promise<void> {
   // Plugins load in the background (their runners start in their sandboxes); the dispatcher
   // starts once they have, so queued events do not spend their attempts on a channel still loading.
   let stopping = false;
-  const dispatching = discoverPlugins(services, logger, config).then(() =>
+  const discovered = discoverPlugins(services, logger, config);
+  const dispatching = discovered.then(() =>
     stopping
       ? undefined
       : JobEngine.start({
@@ -147,6 +150,20 @@ async function main(): Promise<void> {
   logger.info({ url: publicUrl, database: embedded ? 'embedded' : 'external' }, 'bot host listening');
   if (embedded) await printAdminLoginLink(services.loginLinks, publicUrl, config.BOT_AUTH_LOGIN_LINK_TTL_MS);
   if (chatSourceRef) printChatLink(publicUrl, chatSourceRef);
+  if (embedded) {
+    void discovered
+      .then(() => (stopping ? undefined : offerSampleDemo(services, config, publicUrl)))
+      .catch((error: unknown) => logger.warn({ err: error }, 'the sample source could not be seeded; the other examples work'));
+  }
+}
+
+/**
+ * Seeds the sample source once the plugins are discovered (the sample channel is one of them)
+ * and prints the two commands that make it answer; in the background, since it waits for them.
+ */
+async function offerSampleDemo(services: ReturnType<typeof createServices>, config: Config, publicUrl: string): Promise<void> {
+  const demo = await seedSampleSource(services, config.BOT_SAMPLE_PLATFORM_URL);
+  if (demo) printSampleCommands(publicUrl, demo.apiUrl);
 }
 
 /** Discovers every channel (each plugin in its runner), then says so: `channels discovered`. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { SAMPLE_PLATFORM_DEFAULT_URL } from '../seed/sample-demo-source.ts';
 
 /** Reads "true"/"false"/"1"/"0" the way operators write them in environment files. */
 const booleanFlag = z
@@ -65,6 +66,10 @@ export const configSchema = z.object({
     .describe('Trust X-Forwarded-* headers; turn on only behind a proxy that sets them.'),
   BOT_HTTP_MAX_BODY_BYTES: positiveInt.default(1024 * 1024).describe('Largest admin API request body; larger gets 413.'),
   BOT_WEBHOOK_MAX_BODY_BYTES: positiveInt.default(1024 * 1024).describe('Largest webhook body; larger gets 413.'),
+  BOT_SAMPLE_PLATFORM_URL: z
+    .url({ protocol: /^https?$/ })
+    .default(SAMPLE_PLATFORM_DEFAULT_URL)
+    .describe('Embedded default only: where the sample source seeded on the first start sends its replies (its `api_url`), where `npm run sample:platform` listens.'),
   BOT_DB_POOL_MAX: positiveInt.default(10).describe('Largest number of pooled database connections.'),
   BOT_DB_EMBEDDED_PORT: nonNegativeInt
     .max(65535)

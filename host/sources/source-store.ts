@@ -19,9 +19,14 @@ export interface SourceInput {
   settings?: Record<string, unknown>;
   active?: boolean;
   defaultWorkflowId?: string | null;
+  /**
+   * A fixed ref instead of a random one: only the dev seed passes one, so that its sample source
+   * has a webhook URL the README can print. The admin API's body schema has no such field.
+   */
+  ref?: string;
 }
 
-export type SourcePatch = Partial<Omit<SourceInput, 'channel'>>;
+export type SourcePatch = Partial<Omit<SourceInput, 'channel' | 'ref'>>;
 
 /** Told of every write to a source, so that copies of it (SourceCache) can be dropped. */
 export interface SourceChangeListener {
@@ -69,7 +74,7 @@ export class SourceStore {
     return this.#write((db) =>
       db('sources')
         .insert({
-          ref: randomBytes(18).toString('base64url'),
+          ref: input.ref ?? randomBytes(18).toString('base64url'),
           name: input.name,
           channel: input.channel,
           settings: JSON.stringify(settings),
