@@ -15,7 +15,7 @@ const secret = z.string().min(32, 'must be at least 32 characters');
 
 /**
  * Every setting the host reads from its environment, in one place. Each field has a default or is
- * optional, and a description that the README's configuration table repeats.
+ * optional, and a description that docs/configuration.md's table repeats.
  */
 export const configSchema = z.object({
   DATABASE_URL: z

@@ -1,7 +1,7 @@
 /**
  * Every error the host raises, declared once: its stable code, the HTTP status it maps to, and
- * whether its message may be shown to a client. Codes are never reused or renamed; the README's
- * error table is checked against this one by a test.
+ * whether its message may be shown to a client. Codes are never reused or renamed; the table in
+ * docs/error-codes.md is checked against this one by a test.
  */
 export const ERROR_CODES = {
   BOT_ERR_CONFIG_INVALID: { status: 500, expose: false, description: 'Start-up refused: an environment variable is invalid (never sent over HTTP).' },

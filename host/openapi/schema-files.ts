@@ -21,7 +21,7 @@ export async function generateSchemaFiles(): Promise<Record<string, string>> {
       'openapi.json': toFile(buildOpenApi(routes, HOST_VERSION)),
       'memory-definition.schema.json': toFile({
         title: 'Memory definition',
-        description: 'What POST /api/memory-definitions accepts. The server also applies the schema rules in the README.',
+        description: 'What POST /api/memory-definitions accepts. The server also applies the schema rules in docs/admin.md.',
         ...z.toJSONSchema(createMemoryDefinitionBody, { io: 'input', unrepresentable: 'any' }),
       }),
     };

@@ -35,7 +35,7 @@ export const workflowProblemSchema = z.object({
   path: z.string().describe('Dot-joined YAML path, e.g. defs.greet.inputs.text or flow.0.do; empty for the whole document'),
   line: z.number().int().optional().describe('1-based line of the value, or of the nearest enclosing key when it is missing'),
   column: z.number().int().optional().describe('1-based column on that line'),
-  code: z.string().describe('A BOT_ERR_WORKFLOW_* code (see the README error table)'),
+  code: z.string().describe('A BOT_ERR_WORKFLOW_* code (see docs/error-codes.md)'),
   message: z.string(),
   position: z.number().int().optional().describe('For an expression: the JSONata position in the text after "="'),
 });
