@@ -33,7 +33,7 @@ import { createModelResolver } from './workflows/models/model-resolver.ts';
 import { readNamedApiKeys } from './workflows/models/named-api-keys.ts';
 import { createWebSocketGateway } from './websockets/create-websocket-gateway.ts';
 import { seedWebChat } from './seed/seed-web-chat.ts';
-import { printChatLink } from './print-chat-link.ts';
+import { printChatLink, printReadyLinks } from './print-chat-link.ts';
 import { seedSampleSource } from './seed/seed-sample-source.ts';
 import { printSampleCommands } from './print-sample-commands.ts';
 
@@ -153,7 +153,8 @@ async function main(): Promise<void> {
   if (embedded) {
     void discovered
       .then(() => (stopping ? undefined : offerSampleDemo(services, config, publicUrl)))
-      .catch((error: unknown) => logger.warn({ err: error }, 'the sample source could not be seeded; the other examples work'));
+      .catch((error: unknown) => logger.warn({ err: error }, 'the sample source could not be seeded; the other examples work'))
+      .then(() => stopping || printReadyLinks(publicUrl, chatSourceRef));
   }
 }
 

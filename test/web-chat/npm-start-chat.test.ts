@@ -30,6 +30,10 @@ test('npm start prints the chat page of a seeded web source wired to the greetin
     assert.ok(link, `no chat link in:\n${host.output()}`);
     const [, pageUrl, ref] = link;
     assert.ok(host.output().indexOf('Admin login') < host.output().indexOf('Chat with the greeting bot'), 'printed after the admin login link');
+    // Repeated at the very end of start-up, after the plugins' log lines, where a newcomer looks.
+    const ready = await printed(() => /Ready at \S+\n {2}Chat with the greeting bot: (\S+)/.exec(host.output()));
+    assert.equal(ready?.[1], pageUrl, `no closing links in:\n${host.output()}`);
+    assert.ok(host.output().lastIndexOf('Ready at') > host.output().indexOf('"msg":"channels discovered"'), 'after the plugins were discovered');
     const page = await fetch(pageUrl!);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /<h1 id="title">Greeting bot<\/h1>/);
