@@ -169,12 +169,12 @@ async function offerSampleDemo(services: ReturnType<typeof createServices>, conf
 
 /** Discovers every channel (each plugin in its runner), then says so: `channels discovered`. */
 async function discoverPlugins(services: ReturnType<typeof createServices>, logger: Logger, config: Config): Promise<void> {
-  const isolation = await detectIsolation();
-  if (isolation.tier === 'reduced') {
-    const outcome = config.BOT_ISOLATION === 'strict' ? 'BOT_ISOLATION=strict: package and local channels will not start' : 'channels run with the permission model only';
-    logger.warn({ reason: isolation.reason }, `channel isolation is reduced (${outcome}): ${isolation.reason}`);
-  }
   try {
+    const isolation = await detectIsolation();
+    if (isolation.tier === 'reduced') {
+      const outcome = config.BOT_ISOLATION === 'strict' ? 'BOT_ISOLATION=strict: package and local channels will not start' : 'channels run with the permission model only';
+      logger.warn({ reason: isolation.reason }, `channel isolation is reduced (${outcome}): ${isolation.reason}`);
+    }
     await services.channels.rescan();
   } catch (error) {
     logger.error({ err: error }, 'channel discovery failed; POST /api/channel/rescan tries again');
@@ -251,7 +251,8 @@ function installShutdown(logger: Logger, closers: Closer[]): void {
     }
     stoppingSince = Date.now();
     logger.info({ signal }, 'shutting down');
-    for (const close of closers) {
+    // A copy: start-up may still be adding closers at the front while these run.
+    for (const close of [...closers]) {
       await close().catch((error: unknown) => logger.error({ err: error }, 'error while shutting down'));
     }
     logger.info('bot host stopped');

@@ -191,6 +191,11 @@ export class ChannelRunner implements ChannelCalls {
       this.#exited(runner, reason);
     });
     await runner.ready(limits.startTimeoutMs);
+    // Closed while it started (a disable, a rescan, a shutdown): it must not come to life.
+    if (this.#state === 'closed') {
+      await runner.close(RUNNER_GRACE_MS);
+      return;
+    }
     this.#state = 'running';
     this.#startedAt = Date.now();
   }
@@ -202,13 +207,17 @@ export class ChannelRunner implements ChannelCalls {
 
   /** The runner is gone (or never came): record why, and start another after the backoff. */
   #ended(reason: string): void {
+    if (this.#state === 'closed') return;
     this.#lastExit = { reason, at: new Date().toISOString() };
+    // Only a runner that served a while resets the backoff: one that dies while starting keeps
+    // doubling it, however long ago the last good one started.
+    const stable = this.#state === 'running' && Date.now() - this.#startedAt > STABLE_AFTER_MS;
     if (this.#state === 'running') {
       this.#options.logger.error({ channel: this.#options.label, reason }, 'A channel runner ended; it is restarted with backoff and the channel answers 503 meanwhile');
       this.#options.onExit?.(reason);
     }
     this.#state = 'restarting';
-    this.#failuresInARow = Date.now() - this.#startedAt > STABLE_AFTER_MS ? 1 : this.#failuresInARow + 1;
+    this.#failuresInARow = stable ? 1 : this.#failuresInARow + 1;
     const { initialMs, maxMs } = this.#options.restartDelay;
     const delay = Math.min(maxMs, initialMs * 2 ** (Math.min(this.#failuresInARow, 30) - 1));
     this.#restartTimer = setTimeout(() => this.#restart(), delay).unref();

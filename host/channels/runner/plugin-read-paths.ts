@@ -12,7 +12,7 @@
  * resolves. Each link on the way to a path is recreated inside the sandbox, and the real folder
  * it leads to is bound.
  */
-import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -58,12 +58,34 @@ function pluginPaths(realFile: string, runnerCode: string[], hostRoot: string): 
  * under `node_modules`, or an npm workspace), else a local channel's own folder.
  */
 export function pluginRoot(realFile: string): string {
-  for (const dir of ancestors(path.dirname(realFile))) {
+  const dirs = ancestors(path.dirname(realFile));
+  // An installed package first: a package.json inside it (`dist/esm/package.json` holding only
+  // `"type"`) must not make the plugin's own root one of its subfolders.
+  const installed = dirs.find((dir) => {
     const parent = path.basename(path.dirname(dir));
-    if (parent === 'node_modules' || (parent.startsWith('@') && path.basename(path.dirname(path.dirname(dir))) === 'node_modules')) return dir;
-    if (existsSync(path.join(dir, 'package.json'))) return CHANNEL_PACKAGE.test(path.basename(dir)) ? dir : path.dirname(realFile);
+    return parent === 'node_modules' || (parent.startsWith('@') && path.basename(path.dirname(path.dirname(dir))) === 'node_modules');
+  });
+  if (installed) return installed;
+  const named = dirs.find((dir) => hasNamedManifest(dir));
+  return named && CHANNEL_PACKAGE.test(path.basename(named)) ? named : localChannelRoot(realFile);
+}
+
+/**
+ * A local channel's own files: its folder when it has one of its own (`channels/<name>/`), else
+ * only the file itself, since the folder then holds other channels too.
+ */
+function localChannelRoot(realFile: string): string {
+  const dir = path.dirname(realFile);
+  const channels = readdirSync(dir).filter((name) => name.endsWith('.channel.js'));
+  return channels.length > 1 ? realFile : dir;
+}
+
+function hasNamedManifest(dir: string): boolean {
+  try {
+    return typeof (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'string';
+  } catch {
+    return false;
   }
-  return path.dirname(realFile);
 }
 
 /** Splits the paths into links on the way and real paths, dropping what a bound folder already holds. */

@@ -44,17 +44,26 @@ export class FrameReader {
     this.#buffered.push(chunk);
     this.#bufferedBytes += chunk.length;
     const messages: unknown[] = [];
-    let data = this.#buffered.length === 1 ? this.#buffered[0]! : Buffer.concat(this.#buffered, this.#bufferedBytes);
-    while (data.length >= HEADER_BYTES) {
-      const length = data.readUInt32BE(0);
+    while (this.#bufferedBytes >= HEADER_BYTES) {
+      const length = this.#peekLength();
       if (length > this.#maxFrameBytes) this.#fail(`a frame of ${length} bytes exceeds the limit of ${this.#maxFrameBytes}`);
-      if (data.length < HEADER_BYTES + length) break;
+      // Joined only once the whole frame is here: joining at every chunk would copy a large frame
+      // again and again, time that grows with the square of its size, on the host's thread.
+      if (this.#bufferedBytes < HEADER_BYTES + length) break;
+      const data = this.#buffered.length === 1 ? this.#buffered[0]! : Buffer.concat(this.#buffered, this.#bufferedBytes);
       messages.push(this.#parse(data.subarray(HEADER_BYTES, HEADER_BYTES + length)));
-      data = data.subarray(HEADER_BYTES + length);
+      const rest = data.subarray(HEADER_BYTES + length);
+      this.#buffered = rest.length > 0 ? [rest] : [];
+      this.#bufferedBytes = rest.length;
     }
-    this.#buffered = data.length > 0 ? [data] : [];
-    this.#bufferedBytes = data.length;
     return messages;
+  }
+
+  /** The length in the header, which may be split across the first chunks. */
+  #peekLength(): number {
+    const first = this.#buffered[0]!;
+    if (first.length >= HEADER_BYTES) return first.readUInt32BE(0);
+    return Buffer.concat(this.#buffered, HEADER_BYTES).readUInt32BE(0);
   }
 
   #parse(json: Buffer): unknown {

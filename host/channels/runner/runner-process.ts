@@ -9,8 +9,9 @@ import type { Duplex } from 'node:stream';
 import type { HostServices } from '@bot-ai/api';
 import type { SandboxLogger } from '../sandbox/expose-host-bridge.ts';
 import type { SandboxReply } from '../sandbox/protocol.ts';
-import { deserializeError, SandboxError, serializeError } from '../sandbox/sandbox-error.ts';
+import { deserializeError, SandboxError, serializeError, type SerializedError } from '../sandbox/sandbox-error.ts';
 import { forwardOutput } from './forward-output.ts';
+import { LineRateLimit } from './line-rate-limit.ts';
 import { encodeFrame, FrameReader } from './runner-frames.ts';
 import { isRunnerMessage, type HostToRunnerMessage, type RunnerCall, type RunnerPoolOptions, type RunnerToHostMessage } from './runner-protocol.ts';
 import type { RunnerCommand } from './runner-command.ts';
@@ -39,6 +40,23 @@ interface PendingCall {
 
 /** What is kept of a message too long for one log line. */
 const MAX_LOG_MESSAGE_CHARS = 8_192;
+/** A plugin's log fields larger than this (as JSON) are replaced by a note: one line, bounded. */
+const MAX_LOG_FIELDS_CHARS = 8_192;
+/** Plugin log lines a second that reach the host's log (console output; stdout has its own budget). */
+const MAX_LOG_LINES_PER_SECOND = 200;
+/** Host services one runner may have in progress at once: more are refused, not queued. */
+const MAX_SERVICE_CALLS = 16;
+/**
+ * Codes only the host gives a call's failure: they tell the outbox the platform surely did not
+ * get a send. A runner answering with one of them is not believed (the plugin could have sent).
+ */
+const HOST_RESERVED_CODES: ReadonlySet<string> = new Set([
+  'BOT_ERR_PLUGIN_SEND_NOT_STARTED',
+  'BOT_ERR_PLUGIN_RUNNER_DOWN',
+  'BOT_ERR_PLUGIN_SANDBOX_CLOSED',
+  'BOT_ERR_PLUGIN_QUEUE_FULL',
+  'BOT_ERR_PLUGIN_ISOLATION_UNAVAILABLE',
+]);
 
 export class RunnerProcess {
   readonly #child: ChildProcess;
@@ -52,9 +70,14 @@ export class RunnerProcess {
   #killReason: string | undefined;
   #stderrTail: string[] = [];
   #exitReason: string | undefined;
+  #serviceCalls = 0;
+  readonly #logLimit: LineRateLimit;
 
   constructor(options: RunnerProcessOptions) {
     this.#options = options;
+    this.#logLimit = new LineRateLimit(MAX_LOG_LINES_PER_SECOND, (count) =>
+      options.logger.warn({ channel: options.label, dropped: count }, `${count} log lines of the channel's plugin dropped (more than ${MAX_LOG_LINES_PER_SECOND} a second)`),
+    );
     this.#ready.promise.catch(() => {});
     this.#child = spawn(options.command.command, options.command.args, {
       // fd 3 is the wire: a socket pair of its own, not Node's IPC channel (see runner-frames.ts).
@@ -138,6 +161,8 @@ export class RunnerProcess {
 
   /** A runner that breaks the protocol is broken or hostile: it is ended, never trusted further. */
   #read(chunk: Buffer): void {
+    // A runner being killed is no longer listened to: nothing it still sends starts anything.
+    if (this.#killReason !== undefined || this.#exitReason !== undefined) return;
     let messages: unknown[];
     try {
       messages = this.#reader.push(chunk);
@@ -146,7 +171,12 @@ export class RunnerProcess {
     }
     for (const message of messages) {
       if (!isRunnerMessage(message)) return this.kill('broke the protocol: a message of no known shape');
-      this.#handle(message);
+      try {
+        this.#handle(message);
+      } catch (error) {
+        // Whatever a runner sends must not throw in the host's event loop.
+        return this.kill(`sent a message the host could not handle: ${(error as Error).message}`);
+      }
     }
   }
 
@@ -168,8 +198,16 @@ export class RunnerProcess {
       case 'runner.service':
         return void this.#serve(message.id, message.method, message.args);
       case 'runner.log':
-        return this.#options.logger[message.level]({ ...message.fields, channel: this.#options.label }, message.message.slice(0, MAX_LOG_MESSAGE_CHARS));
+        return this.#log(message.level, message.message, message.fields);
     }
+  }
+
+  /** The plugin's console, bounded in rate and size; its fields nested, so they cannot pose as ours. */
+  #log(level: RunnerLogLevel, message: string, fields: Record<string, unknown>): void {
+    if (!this.#logLimit.allow()) return;
+    const json = JSON.stringify(fields);
+    const plugin = json.length > MAX_LOG_FIELDS_CHARS ? { dropped: `${json.length} characters of fields` } : fields;
+    this.#options.logger[level]({ channel: this.#options.label, plugin }, message.slice(0, MAX_LOG_MESSAGE_CHARS));
   }
 
   #settle(id: number, reply: SandboxReply<unknown>): void {
@@ -177,26 +215,60 @@ export class RunnerProcess {
     if (!pending) return;
     this.#calls.delete(id);
     clearTimeout(pending.timer);
-    if (reply.ok) pending.resolve(reply.value);
-    else pending.reject(deserializeError(reply.error));
+    if (reply.ok) return pending.resolve(reply.value);
+    const error = deserializeError(reply.error);
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && HOST_RESERVED_CODES.has(code)) {
+      return pending.reject(new SandboxError('BOT_ERR_PLUGIN_THREW', `${this.#options.label}: the runner answered with a code only the host gives (${code})`, { cause: error }));
+    }
+    pending.reject(error);
   }
 
   /** A host service by name: only the services this channel was given, never anything inherited. */
   async #serve(id: number, method: string, args: unknown[]): Promise<void> {
     const services = this.#options.hostServices as unknown as Record<string, unknown>;
     let reply: SandboxReply<unknown>;
+    // Bounded: a plugin must not make the host hold thousands of requests (or queries) at once.
+    if (this.#serviceCalls >= MAX_SERVICE_CALLS) {
+      const error = new SandboxError('BOT_ERR_PLUGIN_QUEUE_FULL', `More than ${MAX_SERVICE_CALLS} host service calls in progress`);
+      return this.#send({ type: 'runner.service.reply', id, reply: { ok: false, error: withoutStack(error) } });
+    }
+    this.#serviceCalls++;
     try {
       const service = Object.hasOwn(services, method) ? services[method] : undefined;
       if (typeof service !== 'function') throw new Error(`No host service "${method}"`);
-      reply = { ok: true, value: await (service as (...values: unknown[]) => Promise<unknown>).apply(services, args) };
+      reply = { ok: true, value: await (service as (...values: unknown[]) => Promise<unknown>).apply(services, this.#boundedArgs(method, args)) };
     } catch (error) {
-      const { stack: _stack, ...plain } = serializeError(error);
-      reply = { ok: false, error: plain };
+      reply = { ok: false, error: withoutStack(error) };
+    } finally {
+      this.#serviceCalls--;
     }
     this.#send({ type: 'runner.service.reply', id, reply });
   }
 
+  /**
+   * The arguments as the thread bridge would pass them: strings where strings are due, and an
+   * egress request's time limit no longer than the runner waits for it (the host's own is longer).
+   */
+  #boundedArgs(method: string, args: unknown[]): unknown[] {
+    if (method === 'getAttachmentPublicUrl') return [String(args[0]), String(args[1])];
+    if (method !== 'fetch' || typeof args[0] !== 'object' || args[0] === null) return args;
+    const limits = this.#options.limits;
+    const waitMs = limits.hostCallTimeoutMs ?? Math.ceil(limits.callTimeoutMs / 2);
+    const asked = (args[0] as { timeoutMs?: unknown }).timeoutMs;
+    const timeoutMs = typeof asked === 'number' && asked > 0 ? Math.min(asked, waitMs) : waitMs;
+    return [{ ...(args[0] as object), timeoutMs }];
+  }
+
+  /**
+   * Timers run before the I/O that is waiting: after a stall of the host's event loop, the
+   * answer (or the send's `started`) may sit unread on the wire. Read it first, then decide.
+   */
   #timedOut(id: number, method: string, timeoutMs: number): void {
+    setImmediate(() => this.#expire(id, method, timeoutMs));
+  }
+
+  #expire(id: number, method: string, timeoutMs: number): void {
     const pending = this.#calls.get(id);
     if (!pending) return;
     this.#calls.delete(id);
@@ -214,6 +286,7 @@ export class RunnerProcess {
   #ended(reason: string): void {
     if (this.#exitReason !== undefined) return;
     this.#exitReason = reason;
+    this.#logLimit.close();
     this.#ready.reject(new SandboxError('BOT_ERR_PLUGIN_RUNNER_DOWN', `${this.#options.label}: the runner ended before it was ready (${reason})`));
     for (const [id, pending] of this.#calls) {
       this.#calls.delete(id);
@@ -238,3 +311,11 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null, stderr
   return last ? `${how}: ${last.trim().slice(0, 300)}` : how;
 }
 
+
+type RunnerLogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** An error for the runner: its stack stays in the host. */
+function withoutStack(error: unknown): SerializedError {
+  const { stack: _stack, ...plain } = serializeError(error);
+  return plain;
+}
