@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { SAMPLE_PLATFORM_DEFAULT_URL } from '../host/seed/sample-demo-source.ts';
 import { createSamplePlatformServer } from './sample/sample-platform-server.ts';
+import { readOptionsOrExit } from './sample/read-options-or-exit.ts';
 
 const USAGE = 'usage: npm run sample:platform -- [--port <port>] [--api-key <key>]';
 const HOST = '127.0.0.1';
@@ -22,13 +23,7 @@ function readOptions(): { port: number; apiKey?: string } {
   return { port, apiKey: values['api-key'] };
 }
 
-let options: ReturnType<typeof readOptions>;
-try {
-  options = readOptions();
-} catch (error) {
-  console.error(`${(error as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
+const options = readOptionsOrExit(readOptions, USAGE);
 
 const server = createSamplePlatformServer({ apiKey: options.apiKey, print: (line) => console.log(line) });
 server.on('error', (error: NodeJS.ErrnoException) => {

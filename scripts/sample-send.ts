@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { SAMPLE_DEMO_SOURCE } from '../host/seed/sample-demo-source.ts';
 import { signedSampleEvent } from './sample/sample-event.ts';
 import { webhookStatusMeaning } from './sample/webhook-status-meaning.ts';
+import { readOptionsOrExit } from './sample/read-options-or-exit.ts';
 
 const USAGE = 'usage: npm run sample:send -- "<text>" [--url http://127.0.0.1:3000] [--source <ref>] [--secret <webhook secret>] [--from user-1] [--name Ada]';
 
@@ -26,13 +27,7 @@ function readOptions() {
   return { ...values, text: positionals[0]! };
 }
 
-let options: ReturnType<typeof readOptions>;
-try {
-  options = readOptions();
-} catch (error) {
-  console.error(`${(error as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
+const options = readOptionsOrExit(readOptions, USAGE);
 
 const webhookUrl = `${options.url.replace(/\/+$/, '')}/api/webhook/${encodeURIComponent(options.source)}`;
 const { body, signature } = signedSampleEvent(options, options.secret);

@@ -17,6 +17,7 @@ import { describeError } from '../workflows/runtime/describe-error.ts';
 import type { WorkflowRunner } from '../workflows/runtime/workflow-runner.ts';
 import type { AttemptOutcome } from '../metrics/host-metrics.ts';
 import { ClaimHeartbeat } from './claim-heartbeat.ts';
+import { logFailedAttempt } from './log-failed-attempt.ts';
 
 /** The document of a workflow version (the claim reads which version is current). */
 export interface WorkflowVersionSource {
@@ -277,22 +278,13 @@ export class InboundEventProcessor {
       this.deps.logger.warn({ inboundEventId, reason: outcome.reason }, 'inbound event skipped: no workflow runs for it');
     }
     if (outcome.error !== undefined) {
-      if (outcome.status !== 'failed') this.#logFailedAttempt(inboundEventId, outcome.error, attempt);
+      if (outcome.status !== 'failed') logFailedAttempt(this.deps.logger, inboundEventId, outcome.error, attempt);
       if (outcome.status !== 'failed' && retryAfterMs !== undefined) return { retryAfterMs: Math.min(retryAfterMs, MAX_RETRY_AFTER_MS) };
       if (outcome.status !== 'failed') throw outcome.error;
       const { code } = describeError(outcome.error);
       this.deps.logger.error({ inboundEventId, code, attempts: attempt.number }, 'inbound event failed for good; kept as a dead letter');
     }
     return 'handled';
-  }
-
-  /** One line per failed attempt, with its code and cause; the stack at debug. */
-  #logFailedAttempt(inboundEventId: string, error: unknown, attempt: Attempt): void {
-    const { code, message } = describeError(error);
-    const cause = (error as { cause?: unknown } | null)?.cause;
-    const causeText = cause instanceof Error ? `${(cause as { code?: string }).code ?? cause.name}: ${cause.message}` : undefined;
-    this.deps.logger.warn({ inboundEventId, code, error: message, cause: causeText, attempt: attempt.number, maxAttempts: attempt.maxAttempts }, 'inbound event attempt failed; it is retried with backoff');
-    this.deps.logger.debug({ inboundEventId, err: error }, 'inbound event attempt failed (stack)');
   }
 
   async #run(row: ClaimedEvent): Promise<{ status: 'done' | 'skipped'; reason: string | null }> {

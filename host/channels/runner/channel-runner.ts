@@ -22,6 +22,7 @@ import type {
 import type { ChannelCalls, ChannelRuntimeStatus } from '../channel-calls.ts';
 import type { SandboxLogger } from '../sandbox/expose-host-bridge.ts';
 import type { ChannelDescription, PlainSubscriberData, PlainWebhookRequest, ReceiveFrameResult, ReceiveWebhookResult, SendTaskResult } from '../sandbox/protocol.ts';
+import { pickSource } from '../sandbox/pick-source.ts';
 import { SandboxError } from '../sandbox/sandbox-error.ts';
 import type { FrameDelivery } from '../sandbox/sandbox-options.ts';
 import type { Isolation } from './detect-isolation.ts';
@@ -259,9 +260,4 @@ export class ChannelRunner implements ChannelCalls {
 /** Only what the runner needs of the request: the exact bytes, never a parsed copy. */
 function plainRequest(req: PlainWebhookRequest): PlainWebhookRequest {
   return { method: req.method, headers: req.headers, query: req.query, params: req.params, rawBody: req.rawBody };
-}
-
-/** Only the source's own fields leave the host, whatever else its record carries. */
-function pickSource({ id, ref, settings, active }: ChannelSource): ChannelSource {
-  return { id, ref, settings, active };
 }

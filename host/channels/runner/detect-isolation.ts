@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { bubblewrapArgs, type IsolationTier } from './runner-command.ts';
-import { allocateRunnerIdentity, runnerIdentity, type RunnerIdentity } from './runner-identity.ts';
+import { allocateRunnerIdentity } from './runner-identity.ts';
 import { runtimeFiles } from './runtime-files.ts';
 
 export interface Isolation {
@@ -14,8 +14,6 @@ export interface Isolation {
   /** Why the tier is `reduced`; absent for `sandbox`. */
   reason: string | undefined;
   bwrapPath: string;
-  /** The shared nobody identity; runners get one each from allocateRunnerIdentity() instead. */
-  identity: RunnerIdentity;
 }
 
 const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
@@ -31,8 +29,7 @@ export function detectIsolation(options: { bwrapPath?: string } = {}): Promise<I
 }
 
 async function probe(bwrapPath: string): Promise<Isolation> {
-  const identity = runnerIdentity();
-  const reduced = (reason: string): Isolation => ({ tier: 'reduced', reason, bwrapPath, identity });
+  const reduced = (reason: string): Isolation => ({ tier: 'reduced', reason, bwrapPath });
   if (!bwrapPath || !existsSync(bwrapPath)) return reduced('bubblewrap (bwrap) is not installed; install the Debian package "bubblewrap"');
   const runtime = runtimeFiles();
   const args = [...bubblewrapArgs({ readable: { binds: [], links: [] }, runtime }), '--', runtime[0]!, '-e', '0'];
@@ -43,5 +40,5 @@ async function probe(bwrapPath: string): Promise<Isolation> {
       resolve(error ? (String(stderr).trim().split('\n')[0] || error.message) : undefined);
     });
   }).finally(() => probeIdentity.release());
-  return failure === undefined ? { tier: 'sandbox', reason: undefined, bwrapPath, identity } : reduced(`bubblewrap cannot start Node here: ${failure}`);
+  return failure === undefined ? { tier: 'sandbox', reason: undefined, bwrapPath } : reduced(`bubblewrap cannot start Node here: ${failure}`);
 }

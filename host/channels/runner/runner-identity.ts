@@ -109,14 +109,3 @@ export function allocateRunnerIdentity(): AllocatedRunnerIdentity {
   pool ??= new RunnerIdentityPool({ base: RUNNER_UID_BASE_DEFAULT, count: RUNNER_ID_COUNT });
   return pool.allocate();
 }
-
-/**
- * The shared identity the isolation probe runs bubblewrap as (nobody/nogroup as root, else the
- * host's own).
- */
-export function runnerIdentity(): RunnerIdentity {
-  const uid = process.getuid?.() ?? NOBODY;
-  const gid = process.getgid?.() ?? NOBODY;
-  if (uid !== 0) return { uid, gid, spawn: {} };
-  return { uid: NOBODY, gid: NOBODY, spawn: { uid: NOBODY, gid: NOBODY } };
-}

@@ -17,11 +17,10 @@ import type {
   WebSocketFrame,
 } from '@bot-ai/api';
 import type { Piscina } from 'piscina';
-
-type RunOptions = NonNullable<Parameters<Piscina['run']>[1]>;
 import { createSandboxPool } from './create-sandbox-pool.ts';
 import { exposeHostBridge } from './expose-host-bridge.ts';
 import { mapPoolFailure } from './map-pool-failure.ts';
+import { pickSource } from './pick-source.ts';
 import type {
   ChannelDescription,
   PlainSubscriberData,
@@ -43,6 +42,8 @@ export type { ChannelSandboxOptions } from './sandbox-options.ts';
 
 const DEFAULT_START_TIMEOUT_MS = 10_000;
 
+type RunOptions = NonNullable<Parameters<Piscina['run']>[1]>;
+
 /**
  * A channel's sandbox. Every method is one task in a worker and rejects with a SandboxError whose
  * `code` says what went wrong (`BOT_ERR_PLUGIN_CALL_TIMEOUT`, `…_WORKER_CRASHED`, `…_THREW`, …).
@@ -60,7 +61,7 @@ export class ChannelSandbox {
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #loadedThreads = new Set<number>();
   /** Sends queued or running whose worker has not yet said it started them. */
-  readonly #pendingSends = new Map<string, (() => void) | undefined>();
+  readonly #pendingSends = new Set<string>();
   readonly #loadWaiters: Array<() => void> = [];
   #closing: Promise<void> | undefined;
 
@@ -133,27 +134,16 @@ export class ChannelSandbox {
    * answer is the send's.
    */
   async send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendMessageResult> {
-    const result = await this.sendTask(event, source, envelope, options);
+    const result = await this.#send(event, source, envelope, options);
     if (!('frame' in result)) return result;
     const delivery = this.#options.frameDelivery;
     if (!delivery) throw new SandboxError('BOT_ERR_PLUGIN_CALL_UNSUPPORTED', `${this.#label}: this host delivers no WebSocket frames`);
     return delivery.deliver({ event, source, frame: result.frame, idempotencyKey: options.idempotencyKey });
   }
 
-  /**
-   * The send task alone: an HTTP channel's `{ mid }`, or a WebSocket channel's encoded `{ frame }`
-   * for whoever owns the socket (the host, when this sandbox runs in a runner process).
-   * `onStarted` is called once the worker has the send in hand, before the plugin runs.
-   */
-  async sendTask(
-    event: PlainInboundEvent,
-    source: ChannelSource,
-    envelope: StdOutgoingMessageEnvelope,
-    options: SendMessageOptions,
-    onStarted?: () => void,
-  ): Promise<SendTaskResult> {
+  async #send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendTaskResult> {
     const taskId = randomUUID();
-    this.#pendingSends.set(taskId, onStarted);
+    this.#pendingSends.add(taskId);
     try {
       return await this.#run({ type: 'channel.send', event, source: pickSource(source), envelope, options, taskId });
     } catch (error) {
@@ -184,16 +174,10 @@ export class ChannelSandbox {
     this.#pool.on('message', (message: WorkerEventMessage) => {
       if (message?.type === 'sandbox.bridge.open') exposeHostBridge(message.port, hostServices, logger, { channel: this.#label });
       if (message?.type === 'sandbox.worker.loaded') this.#workerLoaded(message.threadId);
-      if (message?.type === 'sandbox.task.started') this.#sendStarted(message.taskId);
+      if (message?.type === 'sandbox.task.started') this.#pendingSends.delete(message.taskId);
     });
     // A worker dying between calls (a plugin's stray timer throwing) must not become an unhandled 'error'.
     this.#pool.on('error', (error: unknown) => logger.error({ channel: this.#label, err: error }, 'A channel worker failed outside a call'));
-  }
-
-  #sendStarted(taskId: string): void {
-    const onStarted = this.#pendingSends.get(taskId);
-    this.#pendingSends.delete(taskId);
-    onStarted?.();
   }
 
   #workerLoaded(threadId: number): void {
@@ -248,9 +232,4 @@ export class ChannelSandbox {
 function toPlainRequest(req: PlainWebhookRequest): [PlainWebhookRequest, ArrayBuffer[]] {
   const rawBody = new Uint8Array(req.rawBody);
   return [{ method: req.method, headers: req.headers, query: req.query, params: req.params, rawBody }, [rawBody.buffer]];
-}
-
-/** Only the source's own fields reach the worker, whatever else the host's record carries. */
-function pickSource({ id, ref, settings, active }: ChannelSource): ChannelSource {
-  return { id, ref, settings, active };
 }

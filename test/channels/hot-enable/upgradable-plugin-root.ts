@@ -1,9 +1,6 @@
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const REPO_NODE_MODULES = fileURLToPath(new URL('../../../node_modules', import.meta.url));
+import { createPluginRoot, writeChannelPackage } from '../../support/temp-plugin-root.ts';
 
 /**
  * A throw-away app root holding `bot-channel-<name>` packages written on the fly, so a test can
@@ -14,12 +11,7 @@ export class UpgradablePluginRoot {
   private constructor(readonly dir: string) {}
 
   static async create(): Promise<UpgradablePluginRoot> {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'bot-plugin-root-'));
-    // Readable by others, as an installed app is: a host running as root runs plugins as nobody.
-    await chmod(dir, 0o755);
-    await mkdir(path.join(dir, 'node_modules'));
-    await symlink(path.join(REPO_NODE_MODULES, '@bot-ai'), path.join(dir, 'node_modules', '@bot-ai'));
-    return new UpgradablePluginRoot(dir);
+    return new UpgradablePluginRoot(await createPluginRoot('bot-plugin-root-'));
   }
 
   /**
@@ -28,17 +20,7 @@ export class UpgradablePluginRoot {
    * keep requests in flight across a switch and tell which version served each one.
    */
   async install(name: string, version: string): Promise<void> {
-    const packageDir = path.join(this.dir, 'node_modules', `bot-channel-${name}`);
-    await mkdir(path.join(packageDir, 'dist'), { recursive: true });
-    const manifest = {
-      name: `bot-channel-${name}`,
-      version,
-      type: 'module',
-      exports: { '.': './dist/index.channel.js', './index.channel': './dist/index.channel.js' },
-      peerDependencies: { '@bot-ai/api': '>=3 <4', '@bot-ai/types': '>=3 <4' },
-    };
-    await writeFile(path.join(packageDir, 'package.json'), JSON.stringify(manifest, null, 2));
-    await writeFile(path.join(packageDir, 'dist', 'index.channel.js'), channelSource(name, version));
+    await writeChannelPackage(this.dir, name, channelSource(name, version), version);
   }
 
   async remove(name: string): Promise<void> {
