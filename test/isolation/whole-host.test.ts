@@ -78,4 +78,9 @@ test('a hostile channel that kills its runner or hoards memory answers 503 until
   const bystander = await diagnosticOf(app, 'bystander');
   assert.deepEqual([bystander.runner?.pid, bystander.runner?.restarts, bystander.runner?.state], [bystanderPid, 0, 'running']);
   await bystanderServes();
+  // /metrics counts each unplanned end, by channel: the hostile one's two, none of the bystander's.
+  const metrics = await app.request('GET', '/metrics');
+  assert.equal(metrics.status, 200);
+  assert.match(metrics.text, /^bot_channel_runner_restarts_total\{channel="hostile"\} 2$/m);
+  assert.doesNotMatch(metrics.text, /^bot_channel_runner_restarts_total\{channel="bystander"\}/m);
 });
