@@ -26,8 +26,7 @@ import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts'
 import { egressLimitsFrom } from './egress/egress-limits.ts';
 import { createServices } from './services.ts';
 import { listen } from './http/listen.ts';
-import { JobEngine } from './dispatch/job-engine.ts';
-import { containJobEngineRejections } from './dispatch/job-engine-rejections.ts';
+import { Dispatcher } from './dispatch/dispatcher.ts';
 import { seedExamples } from './seed/seed-examples.ts';
 import { createModelResolver } from './workflows/models/model-resolver.ts';
 import { readNamedApiKeys } from './workflows/models/named-api-keys.ts';
@@ -96,7 +95,6 @@ async function main(): Promise<void> {
   closers.unshift(() => services.webChat.hub.close());
   const seeded = embedded ? await seedExamples(services) : undefined;
   const chatSourceRef = embedded ? await seedWebChat(services, seeded) : undefined;
-  containJobEngineRejections(logger);
   // Plugins load in the background (their runners start in their sandboxes); the dispatcher
   // starts once they have, so queued events do not spend their attempts on a channel still loading.
   let stopping = false;
@@ -104,13 +102,13 @@ async function main(): Promise<void> {
   const dispatching = discovered.then(() =>
     stopping
       ? undefined
-      : JobEngine.start({
+      : Dispatcher.start({
           db,
           processor: services.inboundEvents,
           concurrency: config.BOT_DISPATCH_CONCURRENCY,
           pollIntervalMs: config.BOT_DISPATCH_POLL_INTERVAL_MS,
           leaseMs: config.BOT_DISPATCH_LEASE_MS,
-          onRestart: () => services.metrics.jobRunnerRestarts.inc(),
+          countClaim: (trigger) => services.metrics.eventClaims.inc({ trigger }),
           logger,
         }),
   );
@@ -119,11 +117,11 @@ async function main(): Promise<void> {
     process.kill(process.pid, 'SIGTERM');
   });
   // Closed in reverse: HTTP first (requests in flight finish), then the inbox flushes, then
-  // the jobs in flight finish; jobs not started stay queued for the next start or another instance.
+  // the events in flight finish; events not claimed stay queued for the next start or another instance.
   closers.unshift(async () => {
     stopping = true;
-    const jobs = await dispatching.catch(() => undefined);
-    await jobs?.stop();
+    const dispatcher = await dispatching.catch(() => undefined);
+    await dispatcher?.stop();
   });
   closers.unshift(() => services.inbox.close());
   const app = buildApp(services, { authSecret: secrets.authSecret, maxBodyBytes: config.BOT_HTTP_MAX_BODY_BYTES,

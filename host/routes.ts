@@ -31,7 +31,7 @@ export function buildRoutes(services: Services, { authSecret, publicUrl }: Route
     ...sourceRoutes({ sources: services.sources, channels: services.channels, publicUrl }),
     ...workflowRoutes({ workflows: services.workflows }),
     ...runRoutes({ db: services.db, workflows: services.workflows, runner: services.runner }),
-    ...inboundEventRoutes({ db: services.db, maxAttempts: services.dispatchMaxAttempts }),
+    ...inboundEventRoutes({ db: services.db }),
     ...subscriberRoutes({ db: services.db }),
   ];
   let document: Record<string, unknown> | undefined;

@@ -57,10 +57,8 @@ export interface Services {
   workflows: WorkflowStore;
   /** Runs workflows (live runs from the dispatcher, test runs from the admin API). */
   runner: WorkflowRunner;
-  /** Takes committed inbound events to their end; the job engine calls it. */
+  /** Takes claimed inbound events to their end; the dispatcher calls it. */
   inboundEvents: InboundEventProcessor;
-  /** Tries of an inbound event before it is a dead letter (BOT_DISPATCH_MAX_ATTEMPTS). */
-  dispatchMaxAttempts: number;
   /** Live chat: sessions, their tokens, and the delivery of WebSocket channels' replies (not listening until `webChat.hub.start()`). */
   webChat: WebChat;
   /** Prometheus metrics, served at `/metrics`. */
@@ -143,6 +141,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     countAttempt: (outcome) => metrics.eventAttempts.inc({ outcome }),
     endRunMemory: (runId) => memoryRecords.endRun(runId),
     claimTimeoutMs: workflowOptions.dispatchLeaseMs,
+    maxAttempts: workflowOptions.dispatchMaxAttempts,
     logger,
   });
   return {
@@ -158,12 +157,11 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     sources,
     sourceCache,
     sourceCacheSync,
-    inbox: new InboxStore(db, now, { enqueue: { maxAttempts: workflowOptions.dispatchMaxAttempts } }),
+    inbox: new InboxStore(db, now, { notify: true }),
     attachments: attachmentService,
     workflows: workflowStore,
     runner,
     inboundEvents,
-    dispatchMaxAttempts: workflowOptions.dispatchMaxAttempts,
     webChat,
     metrics,
     egress: egressClient,

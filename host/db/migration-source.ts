@@ -3,7 +3,6 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { migrateJobQueue } from '../dispatch/job-queue-schema.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 const MIGRATION_FILE = /^\d{14}_[a-z0-9_]+\.ts$/;
@@ -28,7 +27,7 @@ export const migrationSource: Knex.MigrationSource<string> = {
 const MIGRATION_LOCK_KEY = 0x626f746d696772n;
 
 /**
- * Applies every pending migration, ours then the job engine's, one host at a time: hosts starting
+ * Applies every pending migration, one host at a time: hosts starting
  * together on a fresh database would otherwise race to create knex's own tables (knex's
  * migration lock lives in them, and refuses rather than waits). The lock is a session advisory
  * lock on a connection of its own, outside the pool, so the migrations may use every pooled one.
@@ -39,7 +38,6 @@ export async function migrateToLatest(db: Knex): Promise<void> {
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
     await db.migrate.latest({ migrationSource });
-    await migrateJobQueue(db);
   } finally {
     // Ending the session releases the lock, whatever happened.
     await lock.end();

@@ -4,7 +4,7 @@ import { fetchSortedPage, isUuid, whereUuid } from '../db/fetch-sorted-page.ts';
 import { AppError } from '../errors/app-error.ts';
 import { listQuerySchema, pageSchema } from '../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
-import { enqueueInboundEvents } from './enqueue-inbound-events.ts';
+import { INBOX_CHANNEL } from './dispatcher.ts';
 
 const TAG = 'inbound-events';
 const STATUSES = ['queued', 'running', 'done', 'skipped', 'failed'] as const;
@@ -40,7 +40,7 @@ interface InboundEventRow {
 }
 
 /** The inbox as admins see it (DESIGN §10): every event with its status; dead letters can be retried. */
-export function inboundEventRoutes({ db, maxAttempts }: { db: Knex; maxAttempts: number }): RouteDefinition[] {
+export function inboundEventRoutes({ db }: { db: Knex }): RouteDefinition[] {
   return [
     defineRoute({
       method: 'GET', path: '/api/inbound-events', operationId: 'listInboundEvents', tag: TAG, permission: 'inbox:read',
@@ -73,9 +73,10 @@ export function inboundEventRoutes({ db, maxAttempts }: { db: Knex; maxAttempts:
           }
           const [updated]: InboundEventRow[] = await trx('inbound_events')
             .where({ id: params.id })
-            .update({ status: 'queued', reason: null, attempts: 0, claim_token: null })
+            .update({ status: 'queued', reason: null, attempts: 0, claim_token: null, retry_at: null })
             .returning('*');
-          await enqueueInboundEvents(trx, [updated!], maxAttempts);
+          // The inbox is the queue: queued again, the event only needs a dispatcher woken (at commit).
+          await trx.raw('SELECT pg_notify(?, ?)', [INBOX_CHANNEL, '']);
           return toView(updated!);
         });
       },

@@ -3,9 +3,7 @@ import type { Knex } from 'knex';
 import { AppError } from '../errors/app-error.ts';
 import { isConnectionError } from '../errors/postgres-errors.ts';
 import { GroupCommit } from '../db/group-commit.ts';
-import { insertInboxRows, type InboxEnqueue, type ReceivedCommit } from './insert-inbox-rows.ts';
-
-export type { InboxEnqueue } from './insert-inbox-rows.ts';
+import { insertInboxRows, type ReceivedCommit } from './insert-inbox-rows.ts';
 
 export interface InboxCommit {
   sourceId: string;
@@ -22,11 +20,10 @@ export interface InboxStoreOptions {
   /** Most event rows in one shared INSERT (default 500); one request's events are never split. */
   maxBatchRows?: number;
   /**
-   * Enqueue the dispatch job of each new event in the INSERT's own statement (one autocommit
-   * statement, no transaction around it), so that a 200 means events and jobs are both stored;
-   * `maxAttempts` tries before an event is a dead letter.
+   * Wake the dispatchers when new events commit (a NOTIFY in the INSERT's own statement). The
+   * inbox is their queue: a 200 means the events are stored, and nothing else needs to be.
    */
-  enqueue?: InboxEnqueue;
+  notify?: boolean;
 }
 
 const DEFAULT_MAX_BATCH_ROWS = 500;
@@ -45,18 +42,18 @@ const DEFAULT_MAX_BATCH_ROWS = 500;
 export class InboxStore {
   readonly #db: Knex;
   readonly #now: () => Date;
-  readonly #enqueue: InboxEnqueue | undefined;
+  readonly #notify: boolean;
   readonly #batches: GroupCommit<ReceivedCommit, number> | undefined;
   readonly #inFlight = new Set<Promise<number>>();
   #closed = false;
 
-  constructor(db: Knex, now: () => Date, { batching = true, maxBatchRows = DEFAULT_MAX_BATCH_ROWS, enqueue }: InboxStoreOptions = {}) {
+  constructor(db: Knex, now: () => Date, { batching = true, maxBatchRows = DEFAULT_MAX_BATCH_ROWS, notify = false }: InboxStoreOptions = {}) {
     this.#db = db;
     this.#now = now;
-    this.#enqueue = enqueue;
+    this.#notify = notify;
     this.#batches = batching
       ? new GroupCommit({
-          writeBatch: (commits) => insertInboxRows(db, commits, enqueue),
+          writeBatch: (commits) => insertInboxRows(db, commits, notify),
           rowsOf: (commit) => commit.events.length,
           maxRows: maxBatchRows,
           retryAlone: (error) => !isConnectionError(error),
@@ -72,7 +69,7 @@ export class InboxStore {
     if (this.#closed) return Promise.reject(new AppError('BOT_ERR_DB_UNAVAILABLE', 'The inbox is closed: the host is shutting down'));
     if (events.length === 0) return Promise.resolve(0);
     const received: ReceivedCommit = { sourceId, workflowId, events, receivedAt: this.#now() };
-    const written = this.#batches ? this.#batches.submit(received) : insertInboxRows(this.#db, [received], this.#enqueue).then(([added]) => added!);
+    const written = this.#batches ? this.#batches.submit(received) : insertInboxRows(this.#db, [received], this.#notify).then(([added]) => added!);
     this.#inFlight.add(written);
     const forget = () => this.#inFlight.delete(written);
     written.then(forget, forget);

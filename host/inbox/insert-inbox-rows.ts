@@ -1,6 +1,6 @@
 import type { PlainInboundEvent } from '@bot-ai/api';
 import type { Knex } from 'knex';
-import { enqueueInboundEventsSql, type SqlFragment } from '../dispatch/enqueue-inbound-events.ts';
+import { INBOX_CHANNEL } from '../dispatch/dispatcher.ts';
 
 /** One request's decoded events, stamped with the time they were received. */
 export interface ReceivedCommit {
@@ -8,11 +8,6 @@ export interface ReceivedCommit {
   workflowId: string | undefined;
   events: PlainInboundEvent[];
   receivedAt: Date;
-}
-
-/** Enqueue the dispatch job of each new event in the INSERT's statement; `maxAttempts` tries each. */
-export interface InboxEnqueue {
-  maxAttempts: number;
 }
 
 // The whole batch travels as one jsonb parameter: the statement text never changes with the
@@ -35,10 +30,11 @@ interface InsertedKey {
 /**
  * Inserts the events of several requests in one statement and returns, per request, how many of
  * its events were new. An event carried twice in the batch (a platform retry racing the first
- * delivery) is inserted once and counted for the request that carried it first. With `enqueue`,
- * the same statement enqueues a dispatch job for each new event, and only for those.
+ * delivery) is inserted once and counted for the request that carried it first.
+ * With `notify`, the statement also wakes the dispatchers (NOTIFY, delivered at its commit) when
+ * it added any event: the inbox is their queue, so no job is written besides the event.
  */
-export async function insertInboxRows(db: Knex, commits: ReceivedCommit[], enqueue?: InboxEnqueue): Promise<number[]> {
+export async function insertInboxRows(db: Knex, commits: ReceivedCommit[], notify = false): Promise<number[]> {
   const firstCarrier = new Map<string, number>();
   const rows: object[] = [];
   commits.forEach((commit, index) => {
@@ -49,28 +45,20 @@ export async function insertInboxRows(db: Knex, commits: ReceivedCommit[], enque
       rows.push(toRow(commit, event));
     }
   });
-  const statement = enqueue ? insertAndEnqueue(enqueue.maxAttempts) : { sql: INSERT_SQL, bindings: [] };
-  const result = await db.raw<{ rows: InsertedKey[] }>(statement.sql, [JSON.stringify(rows), ...statement.bindings]);
+  const result = await db.raw<{ rows: InsertedKey[] }>(notify ? INSERT_AND_NOTIFY_SQL : INSERT_SQL, [JSON.stringify(rows)]);
   const newEvents = commits.map(() => 0);
   for (const row of result.rows) newEvents[firstCarrier.get(rowKey(row.source_id, row.event_id))!]! += 1;
   return newEvents;
 }
 
 /**
- * One autocommit statement instead of BEGIN, INSERT, SELECT add_jobs, COMMIT: a data-modifying
- * CTE commits with the statement or not at all, so events and jobs still commit together, in a
- * quarter of the round trips. The jobs CTE is a plain SELECT, which PostgreSQL runs only as far
- * as it is read: the final SELECT joins its one row, so it runs once, to the end.
+ * The INSERT and a NOTIFY in one autocommit statement: the notice is sent when the events commit,
+ * never for a rolled back insert, and once per statement however many events it carries (none
+ * when every event was stored already). The scalar subquery runs once, before the rows are read.
  */
-function insertAndEnqueue(maxAttempts: number): SqlFragment {
-  const jobs = enqueueInboundEventsSql('inserted', maxAttempts);
-  return {
-    sql: `WITH inserted AS (${INSERT_SQL}),
-      queued AS (${jobs.sql})
-      SELECT inserted.source_id, inserted.event_id FROM inserted CROSS JOIN queued`,
-    bindings: jobs.bindings,
-  };
-}
+const INSERT_AND_NOTIFY_SQL = `WITH inserted AS (${INSERT_SQL})
+  SELECT source_id, event_id FROM inserted
+  WHERE (SELECT pg_notify('${INBOX_CHANNEL}', '')::text WHERE EXISTS (SELECT 1 FROM inserted)) IS NOT NULL`;
 
 function toRow(commit: ReceivedCommit, event: PlainInboundEvent): object {
   return {

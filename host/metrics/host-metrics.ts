@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What an attempt at an inbound event came to, as counted (see InboundEventProcessor.process). */
-export type AttemptOutcome = 'done' | 'skipped' | 'retry' | 'failed' | 'retry_after' | 'held_back' | 'busy';
+export type AttemptOutcome = 'done' | 'skipped' | 'retry' | 'failed' | 'retry_after';
 
 /** What became of one reply's send (see LiveOutbox). */
 export type SendResult = 'sent' | 'failed' | 'uncertain' | 'resent';
@@ -32,7 +32,7 @@ export class HostMetrics {
   });
   readonly eventAttempts = new Counter({
     name: 'bot_inbound_event_attempts_total',
-    help: 'Attempts at inbound events, by outcome (done, skipped, retry, failed = dead letter, retry_after, held_back, busy)',
+    help: 'Attempts at inbound events, by outcome (done, skipped, retry, failed = dead letter, retry_after)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
@@ -54,9 +54,10 @@ export class HostMetrics {
     labelNames: ['channel'] as const,
     registers: [this.registry],
   });
-  readonly jobRunnerRestarts = new Counter({
-    name: 'bot_job_runner_restarts_total',
-    help: 'Times the job runner was started again after it died (a database restart)',
+  readonly eventClaims = new Counter({
+    name: 'bot_inbound_event_claims_total',
+    help: 'Inbound events claimed by this instance, by what brought the claim: handoff (the conversation\'s previous event just ended), notify, released, slot, more, start, reconnect; retry and poll are timers (a message waited for one)',
+    labelNames: ['trigger'] as const,
     registers: [this.registry],
   });
 

@@ -51,7 +51,7 @@ export async function startIngestServers(db: Knex): Promise<IngestServers> {
   const source = await services.sources.create({ name: 'Ingest benchmark', channel: 'sample', settings: { webhook_secret: SECRET } });
   const appOptions = { authSecret: AUTH_SECRET, maxBodyBytes: defaults.BOT_HTTP_MAX_BODY_BYTES, webhookMaxBodyBytes: defaults.BOT_WEBHOOK_MAX_BODY_BYTES };
   // As services.ts builds the inbox (events and their dispatch jobs in one transaction), batching off.
-  const unbatchedInbox = new InboxStore(db, () => new Date(), { batching: false, enqueue: { maxAttempts: services.dispatchMaxAttempts } });
+  const unbatchedInbox = new InboxStore(db, () => new Date(), { batching: false, notify: true });
   const servers: Record<IngestArm, Server> = {
     baseline: await listen(buildBaselineApp({ id: source.id, ref: source.ref, settings: source.settings, active: source.active }, defaults.BOT_WEBHOOK_MAX_BODY_BYTES).callback(), 0, HOST),
     threads: await listen(buildApp(threadOnly, appOptions).callback(), 0, HOST),

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import type { JobEngine } from '../../host/dispatch/job-engine.ts';
+import type { Dispatcher } from '../../host/dispatch/dispatcher.ts';
 import { expectCreated } from '../support/expect-created.ts';
-import { createGreetingWorkflow, startJobEngine } from '../support/greeting-setup.ts';
+import { createGreetingWorkflow, startDispatcher } from '../support/greeting-setup.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { FakePlatform } from './fake-platform.ts';
 
@@ -20,14 +20,14 @@ export function sampleEvent(id: string, sender: string, text: string): Record<st
 
 /**
  * The whole pipeline on this file's database: the host app (injected HTTP), the sample channel
- * in its sandbox, the job engine, the greeting workflow as the source's default, and a fake
+ * in its sandbox, the dispatcher, the greeting workflow as the source's default, and a fake
  * platform on a real port that receives the replies.
  */
 export class ConversationHarness {
   private constructor(
     readonly app: TestApp,
     readonly platform: FakePlatform,
-    readonly jobs: JobEngine,
+    readonly dispatcher: Dispatcher,
     readonly source: { id: string; ref: string },
     readonly workflowId: string,
   ) {}
@@ -40,7 +40,7 @@ export class ConversationHarness {
       ...(options.logger ? { logger: options.logger } : {}),
     });
     await app.services.channels.load();
-    const jobs = await startJobEngine(app, options.logger);
+    const dispatcher = await startDispatcher(app, options.logger);
     const workflow = await createGreetingWorkflow(app);
     const source = await expectCreated(app, '/api/sources', {
       name: 'Sample platform',
@@ -48,7 +48,7 @@ export class ConversationHarness {
       settings: { api_url: platform.url, api_key: PLATFORM_KEY, webhook_secret: WEBHOOK_SECRET },
       defaultWorkflowId: workflow.id,
     });
-    return new ConversationHarness(app, platform, jobs, source as { id: string; ref: string }, workflow.id as string);
+    return new ConversationHarness(app, platform, dispatcher, source as { id: string; ref: string }, workflow.id as string);
   }
 
   /** Posts one signed webhook carrying `events`; returns the HTTP status. */
@@ -75,7 +75,7 @@ export class ConversationHarness {
   }
 
   async close(): Promise<void> {
-    await this.jobs.stop();
+    await this.dispatcher.stop();
     await this.app.close();
     await this.platform.close();
   }

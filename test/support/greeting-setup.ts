@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
-import { JobEngine } from '../../host/dispatch/job-engine.ts';
+import { Dispatcher } from '../../host/dispatch/dispatcher.ts';
 import { bindDefinitionPlaceholders } from '../../host/workflows/document/bind-definition-placeholders.ts';
 import { expectCreated } from './expect-created.ts';
 import type { TestApp } from './test-app.ts';
 
 const GREETING = new URL('../../workflows/examples/greeting.yaml', import.meta.url);
 
-/** Starts a silent job engine that dispatches `app`'s inbound events (4 at once, 200 ms polls); the caller stops it. */
-export function startJobEngine(app: TestApp, logger: Logger = pino({ level: 'silent' })): Promise<JobEngine> {
-  return JobEngine.start({
+/** Starts a silent dispatcher for `app`'s inbound events (4 at once, 200 ms polls); the caller stops it. */
+export function startDispatcher(app: TestApp, logger: Logger = pino({ level: 'silent' })): Promise<Dispatcher> {
+  return Dispatcher.start({
     db: app.database.db,
     processor: app.services.inboundEvents,
     concurrency: 4,

@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import type { JobEngine } from '../../host/dispatch/job-engine.ts';
+import type { Dispatcher } from '../../host/dispatch/dispatcher.ts';
 import { listen } from '../../host/http/listen.ts';
 import { createWebSocketGateway } from '../../host/websockets/create-websocket-gateway.ts';
 import type { WebSocketGateway } from '../../host/websockets/websocket-gateway.ts';
 import { expectCreated } from '../support/expect-created.ts';
-import { createGreetingWorkflow, startJobEngine } from '../support/greeting-setup.ts';
+import { createGreetingWorkflow, startDispatcher } from '../support/greeting-setup.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 /** The web-chat tests create their own records with it too. */
@@ -24,7 +24,7 @@ export class WebChatHarness {
     readonly app: TestApp,
     readonly server: Server,
     readonly gateway: WebSocketGateway,
-    readonly jobs: JobEngine,
+    readonly dispatcher: Dispatcher,
     readonly source: { id: string; ref: string },
     readonly baseUrl: string,
   ) {}
@@ -33,14 +33,14 @@ export class WebChatHarness {
     const app = await createTestApp({ channels: { appRoot: REPO_ROOT, sandbox: SANDBOX } });
     await app.services.channels.load();
     await app.services.webChat.hub.start();
-    const jobs = await startJobEngine(app);
+    const dispatcher = await startDispatcher(app);
     const workflow = await createGreetingWorkflow(app);
     const source = await expectCreated(app, '/api/sources', { name: 'Web chat', channel: 'web', settings: {}, defaultWorkflowId: workflow.id });
     const server = await listen(app.app.callback(), 0, '127.0.0.1');
     const gateway = createWebSocketGateway(app.services);
     gateway.attach(server);
     const address = server.address() as { port: number };
-    return new WebChatHarness(app, server, gateway, jobs, source as { id: string; ref: string }, `http://127.0.0.1:${address.port}`);
+    return new WebChatHarness(app, server, gateway, dispatcher, source as { id: string; ref: string }, `http://127.0.0.1:${address.port}`);
   }
 
   /** The socket URL of a source (this harness's by default). */
@@ -51,7 +51,7 @@ export class WebChatHarness {
   async close(): Promise<void> {
     await this.gateway.close();
     await new Promise((resolve) => this.server.close(resolve));
-    await this.jobs.stop();
+    await this.dispatcher.stop();
     await this.app.services.webChat.hub.close();
     await this.app.close();
   }

@@ -2,7 +2,7 @@
  * SQL that gives `role` everything the connected superuser owns in the current database outside
  * PostgreSQL's own schemas: schemas, tables, views, sequences, types and routines. It is how a
  * data folder from before the application role existed (where the host connected as `postgres`
- * and so owns every table, graphile-worker's schema included) is handed over, and a no-op on
+ * and so owns every table) is handed over, and a no-op on
  * every later start.
  *
  * `REASSIGN OWNED BY postgres` would say it in one line, but PostgreSQL refuses it for the

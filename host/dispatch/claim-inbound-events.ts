@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import { PreparedStatement } from '../db/prepared-statement.ts';
+import { CLAIM_LOCKED_EVENTS, STALE_CLAIM, type ClaimedEvent } from './claimed-event.ts';
+
+/** Where a source's walk over its conversations goes on next time (see bot_pick_inbound_events). */
+export interface SourceCursor {
+  sourceId: string;
+  conversation: string | null;
+  more: boolean;
+}
+
+export interface ClaimRequest {
+  /** Free slots: at most this many events are claimed. */
+  limit: number;
+  /** Claims older than this are taken over (BOT_DISPATCH_LEASE_MS). */
+  leaseMs: number;
+  /** The source served last: the next claim starts with the one after it. */
+  afterSourceId: string | null;
+  /** Each source's cursor from the previous claim. */
+  cursors: ReadonlyMap<string, string>;
+}
+
+export interface ClaimResult {
+  events: ClaimedEvent[];
+  cursors: SourceCursor[];
+}
+
+/**
+ * Index steps one claim may take. A claim walks past conversations it cannot run (in flight,
+ * waiting for a retry); during a platform outage those can be thousands, and the walk stops here
+ * and says so (`more`), so no single statement grows with the backlog.
+ */
+const CLAIM_BUDGET_STEPS = 2_000;
+
+const CLAIM = new PreparedStatement<{ events: ClaimedEvent[]; cursors: SourceCursor[] }>(
+  'dispatch-claim-events',
+  `WITH picked AS (SELECT * FROM bot_pick_inbound_events(?::int, ?::float8, ?::uuid, ?::jsonb, ?::int)),
+   locked AS (
+     SELECT e.id FROM inbound_events AS e
+     WHERE e.id IN (SELECT id FROM picked WHERE id IS NOT NULL)
+       AND ((e.status = 'queued' AND (e.retry_at IS NULL OR e.retry_at <= now()))
+            OR (e.status = 'running' AND ${STALE_CLAIM('e')}))
+     FOR UPDATE SKIP LOCKED
+   ), ${CLAIM_LOCKED_EVENTS}
+   SELECT (SELECT coalesce(json_agg(c), '[]'::json) FROM claimed_events AS c) AS events,
+     (SELECT coalesce(json_agg(json_build_object('sourceId', p.source_id, 'conversation', p.conversation, 'more', p.more)), '[]'::json)
+      FROM picked AS p WHERE p.id IS NULL) AS cursors`,
+);
+
+/**
+ * Claims up to `limit` events that may run now, fairly across sources and their conversations,
+ * in one statement: the oldest unfinished event of each conversation that is not busy, queued and
+ * due, or left running by an instance that stopped renewing its claim. Rows another instance is
+ * claiming at the same moment are skipped, not waited for (SKIP LOCKED).
+ */
+export async function claimInboundEvents(db: Knex, request: ClaimRequest): Promise<ClaimResult> {
+  const leaseSecs = request.leaseMs / 1000;
+  const cursors = JSON.stringify(Object.fromEntries(request.cursors));
+  const { rows } = await CLAIM.run(db, [request.limit, leaseSecs, request.afterSourceId, cursors, CLAIM_BUDGET_STEPS, leaseSecs]);
+  const [row] = rows;
+  return { events: row?.events ?? [], cursors: row?.cursors ?? [] };
+}

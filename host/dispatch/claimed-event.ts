@@ -1,0 +1,69 @@
+import type { PlainInboundEvent } from '@bot-ai/api';
+import type { SourceRow } from '../sources/source.ts';
+
+export type InboundEventStatus = 'queued' | 'running' | 'done' | 'skipped' | 'failed';
+
+/** What a run needs of the event's source; null when the source was deleted. */
+export type EventSource = Pick<SourceRow, 'id' | 'ref' | 'name' | 'channel' | 'settings' | 'active' | 'default_workflow_id'>;
+
+/** An inbound event this instance claimed, with what its run needs, read in the claiming statement. */
+export interface ClaimedEvent {
+  id: string;
+  source_id: string;
+  workflow_id: string | null;
+  sender_foreign_id: string | null;
+  event: PlainInboundEvent;
+  /** Attempts that claimed the event, this one included. */
+  attempts: number;
+  /** Only the attempt holding this token may record the event's outcome. */
+  claim_token: string;
+  source: EventSource | null;
+  /** The current version of the workflow the event would run (from the URL, else the source's default); null when there is none. */
+  workflow_version: number | null;
+  /** Runs of this event that a dead host left `running`, now marked failed. */
+  abandoned_run_ids: string[];
+  /** Whether an earlier attempt started a run: only then can a step be reused. */
+  has_earlier_runs: boolean;
+}
+
+/**
+ * The unfinished events of an event's conversation share this key with it: its source and sender,
+ * or for an event without a sender (which needs no order) its own id. The pending and running
+ * indexes are built on the same expression, so write it exactly so.
+ */
+export const CONVERSATION_KEY = (alias: string) => `coalesce(${alias}.sender_foreign_id, ${alias}.id::text)`;
+
+/** An event `running` under a claim at least this old (seconds, the `?`) is taken over: its instance stopped renewing it. */
+export const STALE_CLAIM = (alias: string) => `(${alias}.claimed_at IS NULL OR ${alias}.claimed_at < now() - make_interval(secs => ?))`;
+
+const ABANDONED_RUN_ERROR = JSON.stringify({ code: 'BOT_ERR_WORKFLOW_RUN_ABANDONED', message: 'The host running it stopped; a later attempt took over' });
+
+/**
+ * CTEs that claim the events whose ids the relation `locked` holds (locked by the statement
+ * already): each is marked running under a new claim token and counted as an attempt; the runs a
+ * dead host left `running` are ended; and `claimed_events` yields each as a ClaimedEvent, with its
+ * source and its workflow's current version. One round trip for all of it (each one counts:
+ * `npm run bench -- e2e`).
+ */
+export const CLAIM_LOCKED_EVENTS = `
+  claimed AS (
+    UPDATE inbound_events AS e SET status = 'running', attempts = e.attempts + 1,
+      claim_token = gen_random_uuid(), claimed_at = now(), retry_at = NULL
+    WHERE e.id IN (SELECT id FROM locked)
+    RETURNING e.id, e.source_id, e.workflow_id, e.sender_foreign_id, e.event, e.claim_token, e.attempts
+  ), abandoned AS (
+    UPDATE workflow_runs SET status = 'failed', finished_at = now(), error = '${ABANDONED_RUN_ERROR}'::jsonb
+    WHERE inbound_event_id IN (SELECT id FROM claimed) AND status = 'running'
+    RETURNING id, inbound_event_id
+  ), claimed_events AS (
+    SELECT claimed.*, CASE WHEN s.id IS NULL THEN NULL ELSE json_build_object(
+        'id', s.id, 'ref', s.ref, 'name', s.name, 'channel', s.channel, 'settings', s.settings,
+        'active', s.active, 'default_workflow_id', s.default_workflow_id) END AS source,
+      w.current_version AS workflow_version,
+      array(SELECT a.id FROM abandoned AS a WHERE a.inbound_event_id = claimed.id) AS abandoned_run_ids,
+      EXISTS (SELECT 1 FROM workflow_runs AS r WHERE r.inbound_event_id = claimed.id) AS has_earlier_runs
+    FROM claimed
+    LEFT JOIN sources AS s ON s.id = claimed.source_id
+    LEFT JOIN LATERAL (SELECT coalesce(claimed.workflow_id, s.default_workflow_id) AS id) AS wanted ON true
+    LEFT JOIN workflows AS w ON w.id = CASE WHEN wanted.id ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN wanted.id::uuid END
+  )`;

@@ -1,0 +1,243 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { PgListener } from '../db/pg-listener.ts';
+import { claimInboundEvents, type ClaimResult } from './claim-inbound-events.ts';
+import type { ClaimedEvent } from './claimed-event.ts';
+import type { ProcessResult } from './inbound-event-processor.ts';
+
+/** The NOTIFY channel the inbox signals on when it commits new events (and an admin queues one again). */
+export const INBOX_CHANNEL = 'bot_inbox';
+
+/**
+ * Why events were claimed: `handoff` (the conversation's next event, claimed by the statement that
+ * finished the one before), `notify` (new events announced), `released` (a conversation freed just
+ * as a new event of it arrived), `slot` (a slot freed while more waited), `more` (the previous
+ * claim was full), `start`, `reconnect` (notices may have been missed), `retry` (a retry this
+ * instance scheduled fell due), `poll` (the periodic look for due retries and dead instances'
+ * claims). Every event of a burst should come by the first five: a timer means it waited.
+ */
+export type ClaimTrigger = 'handoff' | 'notify' | 'released' | 'slot' | 'more' | 'start' | 'reconnect' | 'retry' | 'poll';
+
+export interface DispatcherOptions {
+  db: Knex;
+  processor: { process(row: ClaimedEvent, options: { handoff: boolean }): Promise<ProcessResult> };
+  /** Events run at once by this instance (each of another conversation). */
+  concurrency: number;
+  /** How often to look for due retries and claims dead instances left (new events come by NOTIFY). */
+  pollIntervalMs: number;
+  /** A claim not renewed for this long is taken over (BOT_DISPATCH_LEASE_MS). */
+  leaseMs: number;
+  /** Counts each claimed event by what brought it (metrics). */
+  countClaim?: (trigger: ClaimTrigger) => void;
+  logger: Logger;
+}
+
+/** First wait before claiming again after a claim failed (the database is away); doubles up to the max. */
+const CLAIM_RETRY_DELAY_MS = 250;
+const MAX_CLAIM_RETRY_DELAY_MS = 5_000;
+/** Retry times remembered at most; see #scheduleRetry. */
+const MAX_RETRY_TIMES = 1_000;
+
+/**
+ * The conversation dispatcher (DESIGN §2, §7 steps 4–5): claims inbound events straight from the
+ * inbox and runs them, at most `concurrency` at once, at most one per conversation across all
+ * instances, each conversation in arrival order.
+ *
+ * What wakes a claim: the inbox's NOTIFY at commit, a slot freed while more events waited, a
+ * retry this instance scheduled, and, as the safety net, a poll every `pollIntervalMs` (due
+ * retries of other instances, claims of dead instances, notices lost with the connection).
+ * Claims do not overlap: a wake-up during a claim makes it claim once more after.
+ * When an event ends, the statement recording it claims the conversation's next event, which
+ * runs at once in the same slot: a burst in one conversation is answered back to back.
+ */
+export class Dispatcher {
+  /** Events claimed, by what brought them; see ClaimTrigger. */
+  readonly claimed: Record<ClaimTrigger, number> = { handoff: 0, notify: 0, released: 0, slot: 0, more: 0, start: 0, reconnect: 0, retry: 0, poll: 0 };
+
+  #running = 0;
+  readonly #chains = new Set<Promise<void>>();
+  #claiming: Promise<void> | undefined;
+  /** What asked for a claim while one ran: it claims again after. */
+  #wanted: ClaimTrigger | undefined;
+  /** The last claim filled every free slot: more may be waiting, so a freed slot claims again. */
+  #saturated = false;
+  #claimRetryDelayMs = CLAIM_RETRY_DELAY_MS;
+  #claimRetryTimer: NodeJS.Timeout | undefined;
+  #retryTimer: { at: number; timer: NodeJS.Timeout } | undefined;
+  /** When the retries this instance scheduled fall due (ms since the epoch), earliest first. */
+  readonly #retriesDue: number[] = [];
+  #pollTimer: NodeJS.Timeout | undefined;
+  /** Notices received so far: a chain that ended while one arrived claims again (see #runChain). */
+  #notices = 0;
+  #afterSourceId: string | null = null;
+  readonly #cursors = new Map<string, string>();
+  #listener: PgListener | undefined;
+  #stopping = false;
+
+  private constructor(private readonly options: DispatcherOptions) {
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${options.concurrency}`);
+  }
+
+  /** Listens for the inbox's notices, then claims what is waiting already. */
+  static async start(options: DispatcherOptions): Promise<Dispatcher> {
+    const dispatcher = new Dispatcher(options);
+    dispatcher.#listener = new PgListener({
+      db: options.db,
+      channel: INBOX_CHANNEL,
+      label: 'inbox',
+      logger: options.logger,
+      onNotice: () => {
+        dispatcher.#notices += 1;
+        dispatcher.#wake('notify');
+      },
+      onReconnected: () => dispatcher.#wake('reconnect'),
+    });
+    await dispatcher.#listener.start();
+    dispatcher.#pollTimer = setInterval(() => dispatcher.#wake('poll'), options.pollIntervalMs);
+    dispatcher.#pollTimer.unref();
+    dispatcher.#wake('start');
+    return dispatcher;
+  }
+
+  /** Events running on this instance now. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /**
+   * Claims nothing more, waits for the events in flight (their conversations' next events are not
+   * handed on), then stops listening. Events not claimed stay queued for any instance.
+   */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    clearInterval(this.#pollTimer);
+    clearTimeout(this.#claimRetryTimer);
+    if (this.#retryTimer) clearTimeout(this.#retryTimer.timer);
+    await this.#claiming;
+    while (this.#chains.size > 0) await Promise.all([...this.#chains]);
+    await this.#listener?.close();
+  }
+
+  #wake(trigger: ClaimTrigger): void {
+    if (this.#stopping) return;
+    if (this.#claiming) {
+      this.#wanted ??= trigger;
+      return;
+    }
+    this.#claiming = this.#claimWhileWanted(trigger).finally(() => (this.#claiming = undefined));
+  }
+
+  async #claimWhileWanted(first: ClaimTrigger): Promise<void> {
+    let trigger: ClaimTrigger | undefined = first;
+    while (trigger !== undefined && !this.#stopping) {
+      this.#wanted = undefined;
+      const free = this.options.concurrency - this.#running;
+      if (free <= 0) {
+        // Every slot is busy: the next freed one claims.
+        this.#saturated = true;
+        return;
+      }
+      let result: ClaimResult;
+      try {
+        result = await claimInboundEvents(this.options.db, { limit: free, leaseMs: this.options.leaseMs, afterSourceId: this.#afterSourceId, cursors: this.#cursors });
+        this.#claimRetryDelayMs = CLAIM_RETRY_DELAY_MS;
+      } catch (error) {
+        this.options.logger.warn({ err: error }, 'could not claim inbound events (the database is away?); trying again');
+        this.#scheduleClaimRetry();
+        return;
+      }
+      if (this.#stopping) {
+        // Claimed while stopping: run them anyway (they are ours now), handing nothing on.
+        for (const event of result.events) this.#startChain(event, trigger);
+        return;
+      }
+      this.#cursors.clear();
+      let more = false;
+      for (const cursor of result.cursors) {
+        if (cursor.conversation !== null) this.#cursors.set(cursor.sourceId, cursor.conversation);
+        more ||= cursor.more;
+      }
+      const last = result.events.at(-1);
+      if (last) this.#afterSourceId = last.source_id;
+      for (const event of result.events) this.#startChain(event, trigger);
+      this.#saturated = result.events.length >= free || more;
+      trigger = this.#wanted ?? (more ? 'more' : undefined);
+    }
+  }
+
+  #scheduleClaimRetry(): void {
+    clearTimeout(this.#claimRetryTimer);
+    this.#claimRetryTimer = setTimeout(() => this.#wake('poll'), this.#claimRetryDelayMs);
+    this.#claimRetryTimer.unref();
+    this.#claimRetryDelayMs = Math.min(this.#claimRetryDelayMs * 2, MAX_CLAIM_RETRY_DELAY_MS);
+  }
+
+  #startChain(event: ClaimedEvent, trigger: ClaimTrigger): void {
+    this.#running += 1;
+    const chain = this.#runChain(event, trigger).finally(() => {
+      this.#running -= 1;
+      this.#chains.delete(chain);
+    });
+    this.#chains.add(chain);
+  }
+
+  /** Runs the event, then each next event of its conversation handed on to it, in this one slot. */
+  async #runChain(first: ClaimedEvent, trigger: ClaimTrigger): Promise<void> {
+    let event: ClaimedEvent | undefined = first;
+    let by: ClaimTrigger = trigger;
+    let noticesBeforeFinish = this.#notices;
+    while (event) {
+      this.#count(by);
+      noticesBeforeFinish = this.#notices;
+      let result: ProcessResult;
+      try {
+        result = await this.options.processor.process(event, { handoff: !this.#stopping });
+      } catch (error) {
+        // Its outcome could not be recorded; the claim runs out and any instance takes it over.
+        this.options.logger.error({ err: error, inboundEventId: event.id }, 'an inbound event\'s outcome could not be recorded; it is taken over once its claim runs out');
+        break;
+      }
+      if (result.retryInMs !== undefined) this.#scheduleRetry(result.retryInMs);
+      event = result.next;
+      by = 'handoff';
+    }
+    if (this.#stopping) return;
+    // The recording statement could not see an event committed while it ran; that event's notice
+    // arrived meanwhile, and the claim it woke may have found the conversation still busy.
+    if (this.#notices !== noticesBeforeFinish) this.#wake('released');
+    else if (this.#saturated) this.#wake('slot');
+  }
+
+  #count(trigger: ClaimTrigger): void {
+    this.claimed[trigger] += 1;
+    this.options.countClaim?.(trigger);
+  }
+
+  /** Claims again when each retry this instance scheduled falls due (one timer, for the earliest). */
+  #scheduleRetry(inMs: number): void {
+    const at = Date.now() + inMs;
+    // Bounded (a platform outage can leave thousands waiting): later ones are left to the poll.
+    if (this.#retriesDue.length >= MAX_RETRY_TIMES && at > this.#retriesDue.at(-1)!) return;
+    if (!this.#retriesDue.includes(at)) this.#retriesDue.push(at);
+    this.#retriesDue.sort((a, b) => a - b);
+    this.#retriesDue.length = Math.min(this.#retriesDue.length, MAX_RETRY_TIMES);
+    this.#armRetryTimer();
+  }
+
+  #armRetryTimer(): void {
+    const earliest = this.#retriesDue[0];
+    if (earliest === undefined || this.#stopping) return;
+    if (this.#retryTimer?.at === earliest) return;
+    if (this.#retryTimer) clearTimeout(this.#retryTimer.timer);
+    // A few milliseconds late: the claim compares with the database's clock.
+    const timer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      const now = Date.now();
+      while (this.#retriesDue[0] !== undefined && this.#retriesDue[0] <= now) this.#retriesDue.shift();
+      this.#wake('retry');
+      this.#armRetryTimer();
+    }, Math.max(0, earliest - Date.now()) + 5);
+    timer.unref();
+    this.#retryTimer = { at: earliest, timer };
+  }
+}
