@@ -122,16 +122,16 @@ export const configSchema = z.object({
   BOT_MEMORY_SWEEP_PAUSE_MS: nonNegativeInt
     .default(160)
     .describe('Pause between two sweep batches, so concurrent writers keep their latency.'),
-  BOT_DISPATCH_CONCURRENCY: positiveInt.default(64).describe('Inbound events processed at once by one instance (different conversations); their writes share statements, so more at once costs fewer round trips each.'),
+  BOT_DISPATCH_CONCURRENCY: positiveInt.default(64).describe('Inbound events processed at once by one instance (each of another conversation); their writes share statements, so more at once costs fewer round trips each.'),
   BOT_DISPATCH_MAX_ATTEMPTS: positiveInt
     .default(8)
-    .describe('Tries of an inbound event, with exponential backoff, before it is kept as a dead letter.'),
+    .describe('Tries of an inbound event, with exponential backoff (e^n seconds after the n-th), before it is kept as a dead letter.'),
   BOT_DISPATCH_POLL_INTERVAL_MS: positiveInt
     .default(2_000)
-    .describe('How often retries that are due are looked for; new events start at once (LISTEN/NOTIFY).'),
+    .describe("How often an instance looks for other instances' due retries and dead instances' events (a safety net: new events wake it by NOTIFY, its own retries by timer, a conversation's next event is handed on at once)."),
   BOT_DISPATCH_LEASE_MS: positiveInt
     .default(30_000)
-    .describe("After this long without a heartbeat, a dead instance's jobs are taken over by the others."),
+    .describe("After this long without a heartbeat, a dead instance's events are taken over by the others."),
   BOT_THREAD_INACTIVITY_MS: positiveInt
     .default(30 * 60_000)
     .describe("A subscriber's message after this long of silence starts a new conversation thread."),
