@@ -79,7 +79,9 @@ export function printHostProblems(output: string): void {
   for (const line of output.split('\n')) {
     const entry = parseLogLine(line);
     if (!entry || (entry.level ?? 0) < 40) continue;
-    const message = `${entry.msg}${entry.code ? ` (${entry.code})` : ''}`;
+    // The error's own words tell apart failures that share a code (which limit a plugin hit).
+    const detail = [entry.error, entry.cause].filter(Boolean).join(' ← ').slice(0, 240);
+    const message = `${entry.msg}${entry.code ? ` (${entry.code}${detail ? `: ${detail}` : ''})` : ''}`;
     counts.set(message, (counts.get(message) ?? 0) + 1);
   }
   if (counts.size === 0) return console.log('the host logged no warning or error');
@@ -87,10 +89,10 @@ export function printHostProblems(output: string): void {
   for (const [message, count] of counts) console.warn(`  ${count} × ${message}`);
 }
 
-function parseLogLine(line: string): { level?: number; msg?: string; code?: string } | undefined {
+function parseLogLine(line: string): { level?: number; msg?: string; code?: string; error?: string; cause?: string } | undefined {
   if (!line.startsWith('{')) return undefined;
   try {
-    return JSON.parse(line) as { level?: number; msg?: string; code?: string };
+    return JSON.parse(line) as { level?: number; msg?: string; code?: string; error?: string; cause?: string };
   } catch {
     return undefined; // the last line may still be partial
   }

@@ -44,8 +44,14 @@ const MAX_LOG_MESSAGE_CHARS = 8_192;
 const MAX_LOG_FIELDS_CHARS = 8_192;
 /** Plugin log lines a second that reach the host's log (console output; stdout has its own budget). */
 const MAX_LOG_LINES_PER_SECOND = 200;
-/** Host services one runner may have in progress at once: more are refused, not queued. */
+/**
+ * Host services one runner may have in progress at once; more wait their turn, in order, up to
+ * MAX_QUEUED_SERVICE_CALLS, and beyond that are refused. A channel sending a reply per event in
+ * flight (the dispatcher runs 64 at once) must wait, not fail: refused sends were retried seconds
+ * later and capped throughput (`npm run bench -- e2e`).
+ */
 const MAX_SERVICE_CALLS = 16;
+const MAX_QUEUED_SERVICE_CALLS = 1_024;
 /**
  * Codes only the host gives a call's failure: they tell the outbox the platform surely did not
  * get a send. A runner answering with one of them is not believed (the plugin could have sent).
@@ -71,6 +77,8 @@ export class RunnerProcess {
   #stderrTail: string[] = [];
   #exitReason: string | undefined;
   #serviceCalls = 0;
+  /** Service calls waiting for a slot: each is handed the slot of a call that ends. */
+  readonly #serviceQueue: (() => void)[] = [];
   readonly #logLimit: LineRateLimit;
 
   constructor(options: RunnerProcessOptions) {
@@ -230,10 +238,15 @@ export class RunnerProcess {
     let reply: SandboxReply<unknown>;
     // Bounded: a plugin must not make the host hold thousands of requests (or queries) at once.
     if (this.#serviceCalls >= MAX_SERVICE_CALLS) {
-      const error = new SandboxError('BOT_ERR_PLUGIN_QUEUE_FULL', `More than ${MAX_SERVICE_CALLS} host service calls in progress`);
-      return this.#send({ type: 'runner.service.reply', id, reply: { ok: false, error: withoutStack(error) } });
+      if (this.#serviceQueue.length >= MAX_QUEUED_SERVICE_CALLS) {
+        const error = new SandboxError('BOT_ERR_PLUGIN_QUEUE_FULL', `More than ${MAX_SERVICE_CALLS} host service calls in progress and ${MAX_QUEUED_SERVICE_CALLS} waiting`);
+        return this.#send({ type: 'runner.service.reply', id, reply: { ok: false, error: withoutStack(error) } });
+      }
+      // The call that ends hands its slot over (the count stays), so none is taken twice.
+      await new Promise<void>((resolve) => this.#serviceQueue.push(resolve));
+    } else {
+      this.#serviceCalls++;
     }
-    this.#serviceCalls++;
     try {
       const service = Object.hasOwn(services, method) ? services[method] : undefined;
       if (typeof service !== 'function') throw new Error(`No host service "${method}"`);
@@ -241,7 +254,9 @@ export class RunnerProcess {
     } catch (error) {
       reply = { ok: false, error: withoutStack(error) };
     } finally {
-      this.#serviceCalls--;
+      const next = this.#serviceQueue.shift();
+      if (next) next();
+      else this.#serviceCalls--;
     }
     this.#send({ type: 'runner.service.reply', id, reply });
   }
