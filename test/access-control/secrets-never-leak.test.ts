@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { signAdminToken } from '../../host/auth/admin-token.ts';
 import { FakePlatform } from '../dispatch/fake-platform.ts';
+import { claimAndProcess } from '../support/claim-events.ts';
 import { createTestApp, TEST_AUTH_SECRET, TEST_DOWNLOAD_SECRET, TEST_PUBLIC_URL, type RequestOptions, type TestApp, type TestResponse } from '../support/test-app.ts';
 import { workflowYaml } from '../workflows/routes/workflow-requests.ts';
 import { captureLogs } from './captured-logs.ts';
@@ -123,7 +124,8 @@ describe('no answer carries a secret setting, a token or a host secret', () => {
 
   test('processing the event uses the API key, so the checks below look where secrets were in play', async () => {
     const event: { id: string } = await t.database.db('inbound_events').where({ event_id: 'evt-1' }).first('id');
-    await t.services.inboundEvents.process(event.id, { number: 1, maxAttempts: 3 });
+    const claimed = await claimAndProcess(t.database.db, t.services.inboundEvents);
+    assert.deepEqual(claimed.map((row) => row.id), [event.id]);
     const [message] = await platform.waitFor(1);
     assert.equal(message!.authorization, `Bearer ${SECRETS.api_key}`);
     const run = await request('POST', `/api/workflows/${workflowId}/runs`, { body: { input: { text: 'hello' } } });

@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import pino from 'pino';
 import { ClaimHeartbeat } from '../../host/dispatch/claim-heartbeat.ts';
 import { InboundEventProcessor } from '../../host/dispatch/inbound-event-processor.ts';
+import { claimAll } from '../support/claim-events.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const logger = pino({ level: 'silent' });
@@ -28,11 +29,13 @@ async function insertEvent(eventId: string, fields: Record<string, unknown> = {}
 const claimAgeMs = async (id: string) =>
   Number((await database.db('inbound_events').where({ id }).first(database.db.raw('extract(epoch from now() - claimed_at) * 1000 AS age'))).age);
 
-test('held claims are renewed every interval, only under their own token, and no more once released', async () => {
+test('held claims are renewed every interval, only under their own token, and no more once released', async (t) => {
   const heartbeat = new ClaimHeartbeat(database.db, 50, logger);
   const token = '00000000-0000-4000-8000-0000000000a1';
   const held = await insertEvent('beat-held', { status: 'running', claim_token: token, claimed_at: new Date(Date.now() - 60_000) });
   const taken = await insertEvent('beat-taken', { status: 'running', claim_token: '00000000-0000-4000-8000-0000000000a2', claimed_at: new Date(Date.now() - 60_000) });
+  // Left to a claim, these long-unrenewed events would be taken over: they go with the test.
+  t.after(() => database.db('inbound_events').whereIn('id', [held, taken]).delete());
   heartbeat.hold(held, token);
   heartbeat.hold(taken, '00000000-0000-4000-8000-0000000000ff'); // another attempt took it over meanwhile
   await sleep(200);
@@ -46,19 +49,30 @@ test('held claims are renewed every interval, only under their own token, and no
   assert.ok((await claimAgeMs(held)) > 50_000, 'released: no longer renewed');
 });
 
-test('a run that outlasts the claim timeout keeps its event: another instance finds it busy, not abandoned', async () => {
-  // The run takes 700 ms against a claim timeout of 300 ms.
-  const slowRun = {
+test('a run that outlasts the lease keeps its event: its claim is renewed, so another instance does not take it over', async () => {
+  const leaseMs = 500;
+  // The run goes on until the test ends it, well past the lease.
+  let endRun!: () => void;
+  const runEnds = new Promise<void>((resolve) => (endRun = resolve));
+  const processor = new InboundEventProcessor({
+    db: database.db,
+    claimTimeoutMs: leaseMs,
+    maxAttempts: 3,
+    endRunMemory: async () => undefined,
+    logger,
     workflows: { versionDocument: async () => ({}) },
     conversations: { enter: async () => ({ subscriber: { id: 'sub-1', foreignId: 'u1' }, threadId: 'thread-1' }) },
-    runner: { run: async () => (await sleep(700), { status: 'completed', error: null }) },
-  };
-  const processor = (extra: object = {}) =>
-    new InboundEventProcessor({ db: database.db, claimTimeoutMs: 300, endRunMemory: async () => undefined, logger, ...extra } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
+    runner: { run: async () => (await runEnds, { status: 'completed', error: null }) },
+  } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
   const id = await insertEvent('slow-run');
-  const running = processor(slowRun).process(id, { number: 1, maxAttempts: 3 });
-  await sleep(500);
-  await assert.rejects(processor().process(id, { number: 1, maxAttempts: 3 }), { code: 'BOT_ERR_INBOUND_EVENT_BUSY' });
-  assert.equal(await running, 'handled');
-  assert.equal((await database.db('inbound_events').where({ id }).first()).status, 'done');
+  const [row] = await claimAll(database.db, leaseMs);
+  assert.equal(row?.id, id);
+
+  const running = processor.process(row, { handoff: false });
+  await sleep(leaseMs + 400);
+  assert.deepEqual(await claimAll(database.db, leaseMs), [], 'claimed once, 0.9 s ago, yet still held: another instance finds nothing to take over');
+  endRun();
+  await running;
+  const event = await database.db('inbound_events').where({ id }).first();
+  assert.deepEqual([event.status, event.attempts], ['done', 1]);
 });
