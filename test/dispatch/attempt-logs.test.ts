@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { captureLogs } from '../access-control/captured-logs.ts';
+import { makeDue, waitForRetry } from '../support/claim-events.ts';
 import { ConversationHarness, sampleEvent } from './conversation-harness.ts';
 
 const logs = captureLogs();
@@ -20,6 +21,7 @@ interface Line {
   inboundEventId?: string;
 }
 
+const DEBUG = 20;
 const WARN = 40;
 const ERROR = 50;
 const parsed = (): Line[] => logs.lines().map((line) => JSON.parse(line) as Line);
@@ -29,7 +31,12 @@ test('each failed attempt is one warn line with its code and cause; nothing at e
   harness.platform.failNext.push(503, 503);
   const before = parsed().length;
   assert.equal(await harness.deliver([sampleEvent('evt-logs-1', 'ada', 'my name is Ada')]), 200);
-  const settled = await harness.settled(['evt-logs-1'], 60_000);
+  for (const attempt of [1, 2]) {
+    // Time passes: each retry is due as soon as it waits.
+    await waitForRetry(harness.app.database.db, 'evt-logs-1', attempt);
+    await makeDue(harness.app.database.db, ['evt-logs-1']);
+  }
+  const settled = await harness.settled(['evt-logs-1'], 30_000);
   assert.equal(settled.get('evt-logs-1')?.status, 'done');
 
   const lines = parsed().slice(before);
@@ -41,7 +48,8 @@ test('each failed attempt is one warn line with its code and cause; nothing at e
     assert.match(`${line.error} ${line.cause ?? ''}`, /503/, 'and the cause: the platform answered 503');
   }
   assert.deepEqual(lines.filter((line) => line.level >= ERROR).map((line) => line.msg), [], 'no error-level line for an attempt that is retried');
-  assert.ok(lines.filter((line) => line.msg.startsWith('Failed task')).every((line) => line.level < WARN), "the job engine's own line (job row, stack) is at debug");
+  const stacks = lines.filter((line) => line.msg === 'inbound event attempt failed (stack)');
+  assert.deepEqual(stacks.map((line) => line.level), [DEBUG, DEBUG], 'the stack of each goes at debug');
 });
 
 test('a request is logged at debug, a health probe never above it', async () => {

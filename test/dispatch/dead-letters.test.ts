@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { listenToInbox } from '../support/claim-events.ts';
 import { ConversationHarness, sampleEvent } from './conversation-harness.ts';
 
 // One attempt per event: a failure is a dead letter at once.
@@ -9,7 +10,7 @@ before(async () => {
 });
 after(() => h.close());
 
-test('a run that fails on its last attempt leaves a dead letter; retrying it once the cause is fixed delivers the reply', async () => {
+test('a run that fails on its last attempt leaves a dead letter; retrying it once the cause is fixed delivers the reply', async (t) => {
   h.platform.failNext.push(500);
   assert.equal(await h.deliver([sampleEvent('dead-1', 'hank', 'my name is Hank')]), 200);
   const [row] = [...(await h.settled(['dead-1'])).values()];
@@ -23,9 +24,12 @@ test('a run that fails on its last attempt leaves a dead letter; retrying it onc
   assert.equal(letter.attempts, 1);
 
   assert.equal((await h.app.request('POST', `/api/inbound-events/${letter.id}/retry`, { as: 'viewer' })).status, 403);
+  const listener = await listenToInbox(h.app.database.url);
+  t.after(() => listener.close());
   const retried = await h.app.request('POST', `/api/inbound-events/${letter.id}/retry`, { as: 'editor' });
   assert.equal(retried.status, 200, retried.text);
-  assert.equal(retried.body.status, 'queued');
+  assert.deepEqual([retried.body.status, retried.body.attempts], ['queued', 0], 'with a fresh set of attempts');
+  assert.equal(await listener.received(), 1, 'the dispatchers are woken, not left to their poll');
   const [after] = [...(await h.settled(['dead-1'])).values()];
   assert.equal(after!.status, 'done');
   const [reply] = await h.platform.waitFor(1);

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import type { JobEngine } from '../../host/dispatch/job-engine.ts';
+import type { Dispatcher } from '../../host/dispatch/dispatcher.ts';
 import { expectCreated } from '../support/expect-created.ts';
-import { createGreetingWorkflow, startJobEngine } from '../support/greeting-setup.ts';
+import { createGreetingWorkflow, startDispatcher } from '../support/greeting-setup.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { PLATFORM_KEY, sampleEvent, WEBHOOK_SECRET } from './conversation-harness.ts';
 import { readReplyRecords, waitUntilFinished } from './crash-snapshot.ts';
@@ -39,7 +39,7 @@ const EVENT_IDS = SUBSCRIBERS.flatMap((subscriber) => Array.from({ length: ROUND
 
 let app: TestApp;
 let platform: FakePlatform;
-let jobs: JobEngine;
+let dispatcher: Dispatcher;
 let sourceRef: string;
 
 before(async () => {
@@ -48,7 +48,7 @@ before(async () => {
     channels: { appRoot: REPO_ROOT, sandbox: { callTimeoutMs: CALL_TIMEOUT_MS, maxHeapMb: 96, maxThreads: 4, maxQueue: 1_000, idleTimeoutMs: 10_000 } },
   });
   await app.services.channels.load();
-  jobs = await startJobEngine(app);
+  dispatcher = await startDispatcher(app);
   const workflow = await createGreetingWorkflow(app);
   const source = await expectCreated(app, '/api/sources', {
     name: 'Sample platform',
@@ -60,7 +60,7 @@ before(async () => {
 });
 
 after(async () => {
-  await jobs?.stop();
+  await dispatcher?.stop();
   await app?.close();
   await platform?.close();
 });

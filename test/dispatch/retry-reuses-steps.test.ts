@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { makeDue, waitForRetry } from '../support/claim-events.ts';
 import { ConversationHarness, sampleEvent } from './conversation-harness.ts';
 
 let h: ConversationHarness;
@@ -38,6 +39,9 @@ test('a retried run reuses the steps its event already completed: a memory write
   h.platform.failNext.push(503);
   const before = h.platform.received.length;
   assert.equal(await h.deliver([sampleEvent('count-1', 'ivy', 'hi')], `/api/webhook/${h.source.ref}/${workflow.body.id}`), 200);
+  // The run fails at its send, after the memory write; time passes and the retry is due.
+  await waitForRetry(h.app.database.db, 'count-1', 1);
+  await makeDue(h.app.database.db, ['count-1']);
   const [reply] = (await h.platform.waitFor(before + 1, 20_000)).slice(before);
   assert.equal(reply!.body.message.text, 'visit #1', 'the retry did not count the visit again');
   const [row] = [...(await h.settled(['count-1'], 20_000)).values()];
