@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Knex } from 'knex';
 import { createKnex } from '../../host/db/create-knex.ts';
 import { InboxStore, type InboxCommit } from '../../host/inbox/inbox-store.ts';
+import { listenToInbox, type InboxListener } from '../support/claim-events.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { countInboxInserts, createSource, plainEvent, plainEvents, storedEventIds } from './inbox-fixtures.ts';
 
@@ -132,68 +133,64 @@ describe('group commit of the inbox', () => {
   });
 });
 
-describe('dispatch jobs, committed with the inbox rows', () => {
-  test('with enqueue, every new event gets one dispatch job, committed with it', async () => {
-    const inbox = new InboxStore(database.db, now, { enqueue: { maxAttempts: 4 } });
-    await inbox.commit(commitOf('queued-old', 1));
-    assert.deepEqual(await Promise.all([inbox.commit(commitOf('queued-old', 2)), inbox.commit(commitOf('queued-new', 1))]), [1, 1]);
-    const jobs = await observer.raw(
-      // The public jobs view leaves the payload out, so this reads graphile-worker's own tables.
-      `SELECT e.event_id, q.queue_name, j.max_attempts FROM graphile_worker._private_jobs j
-       JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-       LEFT JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id
-       JOIN inbound_events e ON e.id = (j.payload->>'inboundEventId')::uuid
-       WHERE t.identifier = 'process_inbound_event' AND e.event_id LIKE 'queued-%' ORDER BY e.event_id`,
-    );
-    const queue = `conversation:${sourceId}:user-1`;
-    assert.deepEqual(jobs.rows, ['queued-new-0', 'queued-old-0', 'queued-old-1'].map((eventId) => ({ event_id: eventId, queue_name: queue, max_attempts: 4 })));
+describe('the notice that wakes the dispatchers, sent with the inbox rows', () => {
+  let listener: InboxListener;
+  before(async () => (listener = await listenToInbox(database.url)));
+  after(() => listener.close());
+
+  test('with notify, a listening connection gets exactly one notice per statement that added events', async (t) => {
+    const inbox = new InboxStore(database.db, now, { notify: true });
+    const inserts = countInboxInserts(database.db);
+    t.after(() => inserts.stop());
+    const before = await listener.received();
+    const commits = Array.from({ length: 20 }, (_, index) => commitOf(`noticed-${String(index).padStart(2, '0')}`, 1 + (index % 3)));
+    assert.deepEqual(await Promise.all(commits.map((commit) => inbox.commit(commit))), commits.map((commit) => commit.events.length));
+    assert.ok(inserts.count < commits.length, `${inserts.count} INSERT statements for ${commits.length} commits`);
+    assert.equal((await listener.received()) - before, inserts.count, 'one notice per statement, not per event or per request');
   });
 
-  test('events and their jobs go in one statement, with no transaction around it', async (t) => {
-    const inbox = new InboxStore(database.db, now, { enqueue: { maxAttempts: 4 } });
+  test('without notify, no notice', async () => {
+    const before = await listener.received();
+    assert.equal(await new InboxStore(database.db, now).commit(commitOf('unnoticed', 2)), 2);
+    assert.equal(await listener.received(), before);
+  });
+
+  test('events and their notice go in one statement, with no transaction around it', async (t) => {
+    const inbox = new InboxStore(database.db, now, { notify: true });
     const statements: string[] = [];
     const onQuery = (query: { sql: string }) => void statements.push(query.sql.trim().split(/\s+/)[0]!.toUpperCase());
     database.db.on('query', onQuery);
     t.after(() => void database.db.removeListener('query', onQuery));
+    const before = await listener.received();
     assert.deepEqual(await Promise.all([inbox.commit(commitOf('single-a', 2)), inbox.commit(commitOf('single-b', 1))]), [2, 1]);
     assert.deepEqual(statements, ['WITH']);
-    assert.equal(await queuedJobCount(observer, 'single-'), 3);
+    assert.equal((await listener.received()) - before, 1);
   });
 
-  test('a batch of events all stored already enqueues nothing', async () => {
-    const inbox = new InboxStore(database.db, now, { enqueue: { maxAttempts: 4 } });
+  test('a batch whose events were all stored already sends no notice', async () => {
+    const inbox = new InboxStore(database.db, now, { notify: true });
     assert.equal(await inbox.commit(commitOf('replayed', 2)), 2);
+    const before = await listener.received();
     assert.deepEqual(await Promise.all([inbox.commit(commitOf('replayed', 2)), inbox.commit(commitOf('replayed', 1))]), [0, 0]);
-    assert.equal(await queuedJobCount(observer, 'replayed-'), 2);
+    assert.equal(await listener.received(), before);
+  });
+
+  test('a statement that failed sends no notice and leaves no event row behind; the requests retried alone that succeed send theirs', async (t) => {
+    const inbox = new InboxStore(database.db, now, { notify: true });
+    const inserts = countInboxInserts(database.db);
+    t.after(() => inserts.stop());
+    const before = await listener.received();
+    const orphan = { sourceId: randomUUID(), workflowId: undefined, events: [plainEvent('unnoticed-orphan')] };
+    await assert.rejects(inbox.commit(orphan), (error: { code?: string }) => error.code === '23503');
+    assert.equal(await listener.received(), before, 'a lone failed statement');
+
+    const good = inbox.commit(commitOf('noticed-good-a', 2));
+    const bad = inbox.commit({ ...orphan, events: [plainEvent('unnoticed-orphan-b')] });
+    const alsoGood = inbox.commit(commitOf('noticed-good-b', 1));
+    await assert.rejects(bad, (error: { code?: string }) => error.code === '23503');
+    assert.deepEqual(await Promise.all([good, alsoGood]), [2, 1]);
+    assert.equal(inserts.count, 5, 'the lone one, then the shared statement, failed; then each request alone');
+    assert.equal((await listener.received()) - before, 2, 'one notice for each request that was stored, none for the failures');
+    assert.deepEqual(await storedEventIds(observer, orphan.sourceId, 'unnoticed-'), []);
   });
 });
-
-describe('an enqueue that fails', () => {
-  let broken: TestDatabase;
-  before(async () => {
-    broken = await createTestDatabase({ poolMax: 4 });
-    // Without graphile-worker's schema, add_jobs cannot run: the statement that inserts must fail whole.
-    await broken.db.raw('DROP SCHEMA graphile_worker CASCADE');
-  });
-  after(() => broken.close());
-
-  test('leaves no event row behind, and every commit of the batch rejects', async () => {
-    const brokenSourceId = await createSource(broken.db, 'no job queue');
-    const inbox = new InboxStore(broken.db, now, { enqueue: { maxAttempts: 4 } });
-    const commits = [inbox.commit({ sourceId: brokenSourceId, workflowId: undefined, events: plainEvents('orphaned-a', 2) }),
-      inbox.commit({ sourceId: brokenSourceId, workflowId: undefined, events: plainEvents('orphaned-b', 1) })];
-    for (const commit of commits) await assert.rejects(commit, (error: { code?: string }) => error.code === '3F000');
-    assert.deepEqual(await storedEventIds(broken.db, brokenSourceId, 'orphaned-'), []);
-  });
-});
-
-/** Dispatch jobs whose inbound event's id starts with `prefix`, read from graphile-worker's own table. */
-async function queuedJobCount(db: Knex, prefix: string): Promise<number> {
-  const result = await db.raw(
-    `SELECT count(*)::int AS count FROM graphile_worker._private_jobs j
-     JOIN inbound_events e ON e.id = (j.payload->>'inboundEventId')::uuid
-     WHERE e.event_id LIKE ?`,
-    [`${prefix}%`],
-  );
-  return result.rows[0].count as number;
-}
