@@ -3,10 +3,12 @@ import { chmod, mkdtemp, rm, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import type { Knex } from 'knex';
 import pg from 'pg';
 import { createKnex } from '../../../host/db/create-knex.ts';
 import { startEmbeddedPostgres } from '../../../host/db/embedded-postgres.ts';
-import { migrateToLatest } from '../../../host/db/migration-source.ts';
+import { migrateToLatest, migrationSource } from '../../../host/db/migration-source.ts';
+import { claimAll } from '../../support/claim-events.ts';
 
 // Clusters of this file's own, in a folder the cluster's account may enter when tests run as root.
 const root = await mkdtemp(path.join(tmpdir(), 'bot-embedded-role-'));
@@ -34,6 +36,9 @@ const SUPERUSER_OBJECTS = `
   WHERE o.owner = 'postgres'::regrole AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
   ORDER BY 1`;
 
+/** The migration that made the inbox the dispatcher's queue and dropped graphile-worker's schema. */
+const INBOX_QUEUE_MIGRATION = '20261125000015_inbox_queue';
+
 const WHO_AM_I = `
   SELECT current_user AS role, r.rolsuper, r.rolcreatedb, r.rolcreaterole, pg_get_userbyid(d.datdba) AS database_owner
   FROM pg_roles r, pg_database d WHERE r.rolname = current_user AND d.datname = current_database()`;
@@ -47,8 +52,7 @@ test('the host connects to a fresh embedded cluster as a role that is no superus
     const db = createKnex({ url: server.url, poolMax: 2 });
     try {
       await migrateToLatest(db);
-      // The job queue works for the role too: graphile-worker's schema is its own.
-      await db.raw(`SELECT graphile_worker.add_job('probe', '{}'::json)`);
+      await assertInboxQueueWorks(db);
     } finally {
       await db.destroy();
     }
@@ -74,10 +78,15 @@ test('a data folder from before the application role is handed over to it on the
     assert.deepEqual(await query(server.url, `SELECT nextval('legacy_counter')::int AS next, (SELECT count(*)::int FROM legacy_summary) AS summary`), [{ next: 1, summary: 1 }]);
     const db = createKnex({ url: server.url, poolMax: 2 });
     try {
+      // The migrations the old host had not run yet run as the role: the inbox queue's drops
+      // graphile-worker's schema, which only its owner may.
+      const graphileSchema = `SELECT pg_get_userbyid(nspowner) AS owner FROM pg_namespace WHERE nspname = 'graphile_worker'`;
+      assert.deepEqual(await query(server.url, graphileSchema), [{ owner: 'bot_app' }]);
       await migrateToLatest(db);
+      assert.deepEqual(await query(server.url, graphileSchema), []);
       // Only an owner may alter a table, and future migrations will alter the old ones.
       await db.raw('ALTER TABLE memory_definitions ADD COLUMN probe integer');
-      await db.raw(`SELECT graphile_worker.add_job('probe', '{}'::json)`);
+      await assertInboxQueueWorks(db);
     } finally {
       await db.destroy();
     }
@@ -102,11 +111,19 @@ test('a role an operator changed by hand is put right on the next start', async 
   }
 });
 
+/** The role can use the inbox queue (its claim function and the tables it writes): an event stored is claimed. */
+async function assertInboxQueueWorks(db: Knex): Promise<void> {
+  const [source] = await db('sources').insert({ ref: 'ref-probe', name: 'Probe', channel: 'sample', settings: '{}' }).returning('id');
+  const [event] = await db('inbound_events').insert({ source_id: source.id, event_id: 'probe-1', sender_foreign_id: 'u1', event: '{}' }).returning('id');
+  assert.deepEqual((await claimAll(db)).map((claimed) => claimed.id), [event.id]);
+}
+
 /**
  * The layout older versions left: the host connected as `postgres`, so the application's tables
- * (and graphile-worker's schema) belong to it, in database `postgres`, and there is no other role
- * and no `app-password`. Made with today's start, then undone, plus a few kinds of objects the
- * migrations do not make (an enum, a free sequence, a materialised view, a function).
+ * (and graphile-worker's schema, the job queue of then) belong to it, in database `postgres`, and
+ * there is no other role and no `app-password`. Made with today's start, then undone back to
+ * before the inbox queue, plus a few kinds of objects the migrations do not make (an enum, a free
+ * sequence, a materialised view, a function).
  */
 async function makeOldLayout(dir: string): Promise<void> {
   const server = await startEmbeddedPostgres({ dir, port: 0 });
@@ -115,6 +132,10 @@ async function makeOldLayout(dir: string): Promise<void> {
     const db = createKnex({ url: server.adminUrl, poolMax: 2 });
     try {
       await migrateToLatest(db);
+      await db.migrate.down({ migrationSource, name: INBOX_QUEUE_MIGRATION });
+      await db.raw(`CREATE SCHEMA graphile_worker;
+        CREATE TABLE graphile_worker._private_jobs (id bigserial PRIMARY KEY, payload json);
+        CREATE FUNCTION graphile_worker.add_job(identifier text) RETURNS void LANGUAGE sql AS ''`);
       await db('memory_definitions').insert({ name: 'Kept', slug: 'kept', scope: 'global', schema: { type: 'object', properties: {} } });
       await db.raw(`CREATE TYPE legacy_mood AS ENUM ('calm', 'busy');
         CREATE SEQUENCE legacy_counter;
