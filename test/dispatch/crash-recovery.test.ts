@@ -70,8 +70,13 @@ test('a host killed (SIGKILL) right after acknowledging a batch processes every 
   }
 
   const finished = await readCrashSnapshot(database.db, EVENT_IDS, platform.received.length);
-  t.diagnostic(`after the restart: workflow runs of the killed host still marked running ${finished.runningRuns}`);
   assert.deepEqual([...finished.statuses.values()].filter((status) => status !== 'done'), [], 'every acknowledged event ends done');
+  // The events the killed host was running stayed claimed until its claims ran out (the lease),
+  // then the restarted host took each over, ending the runs it had left.
+  const runningAtKill = [...atKill.statuses].filter(([, status]) => status === 'running').map(([eventId]) => eventId);
+  assert.ok(runningAtKill.length > 0, 'the kill left events running under its claims');
+  for (const eventId of runningAtKill) assert.ok(finished.attempts.get(eventId)! > 1, `${eventId}: claimed again after the kill`);
+  assert.deepEqual([finished.runningRuns, finished.abandonedRuns], [0, atKill.runningRuns], 'every run the killed host left running was ended as abandoned');
   const records = await readReplyRecords(database.db);
   assert.deepEqual(records.map((record) => record.eventId).sort(), [...EVENT_IDS].sort(), 'one reply record per event, no more');
   assert.deepEqual(records.filter((record) => record.status === 'pending' || record.status === 'failed'), [], 'no reply is left pending or failed');

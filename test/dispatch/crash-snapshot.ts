@@ -5,6 +5,8 @@ import type { Knex } from 'knex';
 export interface CrashSnapshot {
   /** Status of each inbound event, by the platform's event id. */
   statuses: Map<string, string>;
+  /** Attempts each inbound event was claimed for, by the platform's event id. */
+  attempts: Map<string, number>;
   /** Events not yet `done` or `skipped`. */
   unfinished: number;
   /** Sends recorded `pending`: attempted, outcome not recorded. */
@@ -13,6 +15,8 @@ export interface CrashSnapshot {
   pendingAgesMs: number[];
   /** Workflow runs still marked `running`. */
   runningRuns: number;
+  /** Workflow runs a dead host left running, ended by the claim that took their event over. */
+  abandonedRuns: number;
   repliesReceived: number;
 }
 
@@ -25,17 +29,20 @@ export interface ReplyRecord {
 }
 
 export async function readCrashSnapshot(db: Knex, eventIds: string[], repliesReceived: number): Promise<CrashSnapshot> {
-  const events: { event_id: string; status: string }[] = await db('inbound_events').whereIn('event_id', eventIds).select('event_id', 'status');
+  const events: { event_id: string; status: string; attempts: number }[] = await db('inbound_events').whereIn('event_id', eventIds).select('event_id', 'status', 'attempts');
   const pending: { send_key: string; age_ms: string }[] = await db('outbound_messages')
     .where({ status: 'pending' })
     .select('send_key', db.raw('round(extract(epoch from clock_timestamp() - created_at) * 1000) AS age_ms'));
   const [running] = await db('workflow_runs').where({ status: 'running' }).count({ count: '*' });
+  const [abandoned] = await db('workflow_runs').where({ status: 'failed' }).whereRaw(`error->>'code' = 'BOT_ERR_WORKFLOW_RUN_ABANDONED'`).count({ count: '*' });
   return {
     statuses: new Map(events.map((row) => [row.event_id, row.status])),
+    attempts: new Map(events.map((row) => [row.event_id, row.attempts])),
     unfinished: events.filter((row) => row.status !== 'done' && row.status !== 'skipped').length,
     pendingSendKeys: pending.map((row) => row.send_key),
     pendingAgesMs: pending.map((row) => Number(row.age_ms)),
     runningRuns: Number(running!.count),
+    abandonedRuns: Number(abandoned!.count),
     repliesReceived,
   };
 }
