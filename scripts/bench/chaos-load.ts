@@ -8,16 +8,9 @@
 import http from 'node:http';
 import type { ChaosLoadPlan, ChaosLoadResult } from './chaos-plan.ts';
 import { greetingWebhook, SIGNATURE_HEADER, sharedNow } from './e2e-plan.ts';
+import { answerOnePlan } from './fork-load.ts';
 
-process.once('message', (plan: ChaosLoadPlan) => {
-  run(plan).then(
-    (result) => process.send!(result, () => process.disconnect?.()),
-    (error: unknown) => {
-      console.error('chaos load failed:', error);
-      process.exit(1);
-    },
-  );
-});
+answerOnePlan<ChaosLoadPlan, ChaosLoadResult>('chaos', run);
 
 async function run(plan: ChaosLoadPlan): Promise<ChaosLoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });

@@ -85,7 +85,7 @@ export async function runPhase(context: PhaseContext, plan: E2eLoadPlan): Promis
 }
 
 /** Waits until every name has a reply, or none more arrives for a while; returns those missing. */
-async function waitForReplies(platform: BenchPlatform, names: string[]): Promise<string[]> {
+export async function waitForReplies(platform: BenchPlatform, names: string[]): Promise<string[]> {
   let missing = names.filter((name) => !platform.arrivals.has(name));
   let lastProgress = Date.now();
   while (missing.length > 0 && Date.now() - lastProgress < DRAIN_IDLE_MS) {
@@ -98,7 +98,7 @@ async function waitForReplies(platform: BenchPlatform, names: string[]): Promise
 }
 
 /** `name: event <status> (<reason>), send <status> <error code>` for each message without a reply. */
-async function describeMissing(db: Knex, names: string[]): Promise<string[]> {
+export async function describeMissing(db: Knex, names: string[]): Promise<string[]> {
   if (names.length === 0) return [];
   const rows: { event_id: string; status: string; reason: string | null; send_status: string | null; send_error: { code?: string } | null }[] = await db('inbound_events as e')
     .leftJoin('outbound_messages as o', 'o.inbound_event_id', 'e.id')

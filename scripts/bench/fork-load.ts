@@ -13,3 +13,19 @@ export function runLoadProcess<Plan, Result>(entry: URL, plan: Plan): Promise<Re
   child.send(plan as object);
   return promise;
 }
+
+/**
+ * The load process's side of runLoadProcess: takes the one plan sent over IPC, runs it, sends the
+ * result back and disconnects. A failure is printed and exits with 1, which the parent reports.
+ */
+export function answerOnePlan<Plan, Result>(label: string, run: (plan: Plan) => Promise<Result>): void {
+  process.once('message', (plan: Plan) => {
+    run(plan).then(
+      (result) => process.send!(result, () => process.disconnect?.()),
+      (error: unknown) => {
+        console.error(`${label} load failed:`, error);
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -15,6 +15,10 @@ const BENCHMARKS: Record<string, { description: string; load: () => Promise<{ ru
     description: 'webhook to reply: signed webhooks through the greeting workflow to a fake platform, at a fixed rate and at saturation',
     load: async () => ({ run: (await import('./e2e.ts')).runE2eBenchmark }),
   },
+  burst: {
+    description: 'users typing quickly: one subscriber × 20 back to back, then 10 × 5 at once, through the greeting workflow; last post → last reply, post → reply p50/p99, order, claims by trigger',
+    load: async () => ({ run: (await import('./burst.ts')).runBurstBenchmark }),
+  },
   web: {
     description: 'live chat: WebSocket clients send messages to the greeting workflow through a web source; send → reply latency, host RSS',
     load: async () => ({ run: (await import('./web.ts')).runWebBenchmark }),

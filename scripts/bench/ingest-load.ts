@@ -8,6 +8,7 @@ import type { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import type { LoadPlan, LoadResult } from './ingest-load-plan.ts';
+import { answerOnePlan } from './fork-load.ts';
 import { SIGNATURE_HEADER, signedWebhook, type SignedWebhook } from './ingest-payload.ts';
 import { latencyPercentiles } from './measure.ts';
 
@@ -18,15 +19,7 @@ interface Tally {
   latencies: number[];
 }
 
-process.once('message', (plan: LoadPlan) => {
-  runPlan(plan).then(
-    (result) => process.send!(result, () => process.disconnect?.()),
-    (error: unknown) => {
-      console.error('ingest load failed:', error);
-      process.exit(1);
-    },
-  );
-});
+answerOnePlan<LoadPlan, LoadResult>('ingest', runPlan);
 
 async function runPlan(plan: LoadPlan): Promise<LoadResult> {
   let sequence = 0;
