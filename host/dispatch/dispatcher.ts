@@ -35,6 +35,8 @@ export interface DispatcherOptions {
 /** First wait before claiming again after a claim failed (the database is away); doubles up to the max. */
 const CLAIM_RETRY_DELAY_MS = 250;
 const MAX_CLAIM_RETRY_DELAY_MS = 5_000;
+/** Events of one conversation run back to back in one slot before it goes back to the claim; see #runChain. */
+const MAX_HANDOFFS = 16;
 /** Retry times remembered at most; see #scheduleRetry. */
 const MAX_RETRY_TIMES = 1_000;
 
@@ -174,38 +176,50 @@ export class Dispatcher {
 
   #startChain(event: ClaimedEvent, trigger: ClaimTrigger): void {
     this.#running += 1;
-    const chain = this.#runChain(event, trigger).finally(() => {
-      this.#running -= 1;
-      this.#chains.delete(chain);
-    });
+    const chain = this.#runChain(event, trigger).finally(() => this.#chains.delete(chain));
     this.#chains.add(chain);
   }
 
-  /** Runs the event, then each next event of its conversation handed on to it, in this one slot. */
+  /**
+   * Runs the event, then each next event of its conversation handed on to it, in this one slot.
+   * The slot goes back to the claim instead (the conversation's next event with it, to take its
+   * turn) once new events were announced since the running one was claimed, or after
+   * MAX_HANDOFFS in a row: other sources and conversations wait at most one run per slot for a
+   * slot, however many messages a flooded conversation still has queued.
+   */
   async #runChain(first: ClaimedEvent, trigger: ClaimTrigger): Promise<void> {
     let event: ClaimedEvent | undefined = first;
     let by: ClaimTrigger = trigger;
     let noticesBeforeFinish = this.#notices;
+    let handoffs = 0;
+    let yielded = false;
+    let noticesAtClaim = this.#notices;
     while (event) {
       this.#count(by);
       noticesBeforeFinish = this.#notices;
+      const handoff = !this.#stopping && handoffs < MAX_HANDOFFS && this.#notices === noticesAtClaim;
       let result: ProcessResult;
       try {
-        result = await this.options.processor.process(event, { handoff: !this.#stopping });
+        result = await this.options.processor.process(event, { handoff });
       } catch (error) {
         // Its outcome could not be recorded; the claim runs out and any instance takes it over.
         this.options.logger.error({ err: error, inboundEventId: event.id }, 'an inbound event\'s outcome could not be recorded; it is taken over once its claim runs out');
         break;
       }
       if (result.retryInMs !== undefined) this.#scheduleRetry(result.retryInMs);
+      yielded = !handoff && !this.#stopping;
+      noticesAtClaim = this.#notices;
       event = result.next;
       by = 'handoff';
+      handoffs += 1;
     }
+    // The slot is free before anything claims for it.
+    this.#running -= 1;
     if (this.#stopping) return;
     // The recording statement could not see an event committed while it ran; that event's notice
     // arrived meanwhile, and the claim it woke may have found the conversation still busy.
     if (this.#notices !== noticesBeforeFinish) this.#wake('released');
-    else if (this.#saturated) this.#wake('slot');
+    else if (this.#saturated || yielded) this.#wake('slot');
   }
 
   #count(trigger: ClaimTrigger): void {
