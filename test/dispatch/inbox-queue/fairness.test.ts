@@ -8,13 +8,13 @@ import { insertSource, queueFlood } from './queued-events.ts';
 import { RecordingProcessor, RunLog } from './recording-processor.ts';
 
 // A flood of 10,000 queued events from one source must not hold a new subscriber of another
-// source back: its event is claimed as soon as a slot frees, so while it waits each slot finishes
-// at most the event it was running and perhaps one more. Counted in events finished, not in
-// milliseconds: the bound holds however slow the machine.
+// source back: its event is claimed within the next claim or two of each slot, so while it waits
+// each slot starts at most two flood events. Counted in events started, not in milliseconds: the
+// bound holds however slow the machine.
 
 const CONCURRENCY = 4;
 const FLOOD = 10_000;
-/** Flood events that may finish between the newcomer's commit and its own end: two per slot. */
+/** Flood events that may start between the newcomer's commit and its own start: two per slot. */
 const MOST_FLOOD_EVENTS_BEFORE = 2 * CONCURRENCY;
 const LEASE_MS = 30_000;
 
@@ -44,7 +44,7 @@ const cases = [
   // that frees, not the first one whose conversation ran out of events.
   {
     conversations: 1_000,
-    todo: 'host bug: a slot keeps handing its conversation the next event however long others wait (Dispatcher #runChain always asks for handoff), so the newcomer waits until a flood conversation runs out of events',
+    todo: 'host bug: a slot whose event is running when the notice comes still hands its conversation on, and counts the notice as seen for the next one (#runChain sets noticesAtClaim after the run), so it yields only after 16 hand-offs or when the conversation runs out',
   },
 ];
 
@@ -62,13 +62,13 @@ for (const { conversations, todo } of cases) {
     assert.equal(dispatcher.running, Math.min(conversations, CONCURRENCY));
 
     await commitNewcomerEvent(`newcomer-${conversations}`);
-    const committedAt = log.finished.length;
-    const newcomerRun = () => log.finished.findIndex((run) => run.event.source_id === newcomer);
+    const committedAt = log.runs.length;
+    const newcomerRun = () => log.runs.findIndex((run) => run.event.source_id === newcomer);
     // Waits no longer than the bound allows (a starved newcomer would wait for most of the flood).
-    await log.waitFor(() => newcomerRun() >= 0 || log.finished.length - committedAt > MOST_FLOOD_EVENTS_BEFORE + 1, 'the newcomer or the bound');
+    await log.waitFor(() => newcomerRun() >= 0 || log.runs.length - committedAt > MOST_FLOOD_EVENTS_BEFORE + 1, 'the newcomer or the bound');
 
-    const floodEventsBefore = (newcomerRun() < 0 ? log.finished.length : newcomerRun()) - committedAt;
-    assert.ok(newcomerRun() >= 0 && floodEventsBefore <= MOST_FLOOD_EVENTS_BEFORE, `the newcomer's event ${newcomerRun() < 0 ? 'still waited' : 'finished'} after ${floodEventsBefore} flood events had finished since its commit (at most ${MOST_FLOOD_EVENTS_BEFORE})`);
+    const floodEventsBefore = (newcomerRun() < 0 ? log.runs.length : newcomerRun()) - committedAt;
+    assert.ok(newcomerRun() >= 0 && floodEventsBefore <= MOST_FLOOD_EVENTS_BEFORE, `the newcomer's event ${newcomerRun() < 0 ? 'still waited' : 'started'} after ${floodEventsBefore} flood events had started since its commit (at most ${MOST_FLOOD_EVENTS_BEFORE})`);
     assert.ok(log.finished.length < FLOOD / 2, 'the flood was still there when the newcomer came');
   });
 }

@@ -64,11 +64,13 @@ export class RecordingProcessor {
     this.#finishes = finishInboundEvents(db, options.leaseMs);
   }
 
-  async process(row: ClaimedEvent, { handoff }: { handoff: boolean }): Promise<ProcessResult> {
+  /** `handoff` as InboundEventProcessor takes it: a flag, or asked once the run has ended. */
+  async process(row: ClaimedEvent, { handoff }: { handoff: boolean | (() => boolean) }): Promise<ProcessResult> {
     const run = this.options.log.start(row, this.options.name);
     await new Promise((resolve) => setTimeout(resolve, this.options.runMs()));
     this.options.log.end(run);
-    const { recorded, next } = await this.#finishes.submit({ id: row.id, claim_token: row.claim_token, status: 'done', reason: null, retryInMs: null, handoff });
+    const handOn = typeof handoff === 'function' ? handoff() : handoff;
+    const { recorded, next } = await this.#finishes.submit({ id: row.id, claim_token: row.claim_token, status: 'done', reason: null, retryInMs: null, handoff: handOn });
     if (!recorded) throw new Error(`the claim on ${row.id} was lost`);
     this.options.log.recorded(run);
     return { next, retryInMs: undefined };
