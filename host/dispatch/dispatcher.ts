@@ -18,9 +18,13 @@ export const INBOX_CHANNEL = 'bot_inbox';
  */
 export type ClaimTrigger = 'handoff' | 'notify' | 'released' | 'slot' | 'more' | 'start' | 'reconnect' | 'retry' | 'poll';
 
+/** Triggers that are timers: an event they claim may have waited for one. */
+const TIMERS: ReadonlySet<ClaimTrigger> = new Set(['retry', 'poll']);
+
 export interface DispatcherOptions {
   db: Knex;
-  processor: { process(row: ClaimedEvent, options: { handoff: boolean }): Promise<ProcessResult> };
+  /** Runs a claimed event; asks `handoff()` once the run has ended whether to claim the conversation's next event with its outcome. */
+  processor: { process(row: ClaimedEvent, options: { handoff: () => boolean }): Promise<ProcessResult> };
   /** Events run at once by this instance (each of another conversation). */
   concurrency: number;
   /** How often to look for due retries and claims dead instances left (new events come by NOTIFY). */
@@ -123,7 +127,8 @@ export class Dispatcher {
   #wake(trigger: ClaimTrigger): void {
     if (this.#stopping) return;
     if (this.#claiming) {
-      this.#wanted ??= trigger;
+      // The claim after is named for the first reason that is not a timer, if any.
+      if (this.#wanted === undefined || (TIMERS.has(this.#wanted) && !TIMERS.has(trigger))) this.#wanted = trigger;
       return;
     }
     this.#claiming = this.#claimWhileWanted(trigger).finally(() => (this.#claiming = undefined));
@@ -190,14 +195,21 @@ export class Dispatcher {
   async #runChain(first: ClaimedEvent, trigger: ClaimTrigger): Promise<void> {
     let event: ClaimedEvent | undefined = first;
     let by: ClaimTrigger = trigger;
-    let noticesBeforeFinish = this.#notices;
     let handoffs = 0;
     let yielded = false;
+    // Notices received when the running event was claimed, and when its outcome went to be recorded.
     let noticesAtClaim = this.#notices;
+    let noticesAtFinish = this.#notices;
+    // Asked when the run has ended, just before its outcome is recorded: notices that came during
+    // the run count.
+    const handoff = () => {
+      noticesAtFinish = this.#notices;
+      const allowed = !this.#stopping && handoffs < MAX_HANDOFFS && noticesAtFinish === noticesAtClaim;
+      yielded = !allowed && !this.#stopping;
+      return allowed;
+    };
     while (event) {
       this.#count(by);
-      noticesBeforeFinish = this.#notices;
-      const handoff = !this.#stopping && handoffs < MAX_HANDOFFS && this.#notices === noticesAtClaim;
       let result: ProcessResult;
       try {
         result = await this.options.processor.process(event, { handoff });
@@ -207,8 +219,7 @@ export class Dispatcher {
         break;
       }
       if (result.retryInMs !== undefined) this.#scheduleRetry(result.retryInMs);
-      yielded = !handoff && !this.#stopping;
-      noticesAtClaim = this.#notices;
+      noticesAtClaim = noticesAtFinish;
       event = result.next;
       by = 'handoff';
       handoffs += 1;
@@ -218,7 +229,7 @@ export class Dispatcher {
     if (this.#stopping) return;
     // The recording statement could not see an event committed while it ran; that event's notice
     // arrived meanwhile, and the claim it woke may have found the conversation still busy.
-    if (this.#notices !== noticesBeforeFinish) this.#wake('released');
+    if (this.#notices !== noticesAtFinish) this.#wake('released');
     else if (this.#saturated || yielded) this.#wake('slot');
   }
 

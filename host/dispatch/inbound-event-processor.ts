@@ -121,12 +121,13 @@ export class InboundEventProcessor {
   }
 
   /**
-   * One attempt at a claimed event, then its outcome recorded. With `handoff`, the statement that
-   * records it also claims the conversation's next event for this instance (returned as `next`).
+   * One attempt at a claimed event, then its outcome recorded. With `handoff` (or when it says so
+   * once the run has ended), the statement that records it also claims the conversation's next
+   * event for this instance (returned as `next`).
    * Throws only when the outcome could not be recorded at all (the database stayed away for a
    * whole claim timeout): the claim then runs out and any instance takes the event over.
    */
-  async process(row: ClaimedEvent, { handoff }: { handoff: boolean }): Promise<ProcessResult> {
+  async process(row: ClaimedEvent, { handoff }: { handoff: boolean | (() => boolean) }): Promise<ProcessResult> {
     const { maxAttempts } = this.deps;
     let outcome: AttemptResult;
     if (row.attempts > maxAttempts) {
@@ -147,7 +148,7 @@ export class InboundEventProcessor {
     }
     const retryAfterMs = (outcome.error as { retryAfterMs?: number } | undefined)?.retryAfterMs;
     const retryInMs = outcome.status === 'queued' ? (retryAfterMs === undefined ? retryBackoffMs(row.attempts) : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS)) : undefined;
-    const result = await this.#finish({ id: row.id, claim_token: row.claim_token, status: outcome.status, reason: outcome.reason, retryInMs: retryInMs ?? null, handoff });
+    const result = await this.#finish({ id: row.id, claim_token: row.claim_token, status: outcome.status, reason: outcome.reason, retryInMs: retryInMs ?? null, handoff: typeof handoff === 'function' ? handoff() : handoff });
     if (!result.recorded) {
       this.deps.logger.warn({ inboundEventId: row.id, status: outcome.status }, 'an attempt lost its claim on the event; its outcome is not recorded');
     }
