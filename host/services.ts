@@ -105,7 +105,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
   const channelEgress = new ChannelEgress({
     client: egressClient,
     channels: { get: (name) => channelRegistry.get(name) },
-    sources: { get: (id) => sources.get(id) },
+    sources: { get: (id) => sourceCache.getById(id) },
     countRefused: (channel, code) => metrics.egressRefused.inc({ channel, code }),
     logger: logger.child({ component: 'egress' }),
   });
@@ -120,7 +120,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     onRunnerExit: (channel) => metrics.channelRunnerRestarts.inc({ channel }),
     logger,
   });
-  const sourceCache: SourceCache = new SourceCache({ load: (ref) => sources.findByRef(ref), now: () => now().getTime() });
+  const sourceCache: SourceCache = new SourceCache({ load: (ref) => sources.findByRef(ref), loadById: (id) => sources.findById(id), now: () => now().getTime() });
   const sourceCacheSync = new SourceCacheSync({ db, cache: sourceCache, instanceId: channelStates.instanceId, logger });
   const sources = new SourceStore(db, channelRegistry, now, sourceCacheSync);
   const attachmentService = new AttachmentService(sources, { now, ...attachmentOptionsWithDefaults(attachments) });

@@ -11,7 +11,8 @@ export interface EgressChannels {
 
 /** Sources by id, as stored (the source store); throws `BOT_ERR_SOURCE_NOT_FOUND` when unknown. */
 export interface EgressSources {
-  get(id: string): Promise<{ channel: string; settings: Record<string, unknown> }>;
+  /** The source's channel and settings; undefined (or a BOT_ERR_SOURCE_NOT_FOUND rejection) when there is none. */
+  get(id: string): Promise<{ channel: string; settings: Record<string, unknown> } | undefined>;
 }
 
 export interface ChannelEgressDeps {

@@ -3,6 +3,8 @@ import type { SourceRow } from './source.ts';
 export interface SourceCacheOptions {
   /** Reads a source from the database: the cache's only way to fill an entry. */
   load(ref: string): Promise<SourceRow | undefined>;
+  /** Reads a source by its id (for `getById`); without it, `getById` always reads through `load`'s entries only. */
+  loadById?(id: string): Promise<SourceRow | undefined>;
   /** Milliseconds since the epoch; injected so tests can move time. */
   now(): number;
   /** How long a found source is served from memory at most; default 60 s. */
@@ -35,8 +37,10 @@ const DEFAULT_MAX_ENTRIES = 10_000;
  * cache.forget(ref); // after a committed update or delete of that source
  */
 export class SourceCache {
-  readonly #options: Required<SourceCacheOptions>;
+  readonly #options: Required<Omit<SourceCacheOptions, 'loadById'>> & Pick<SourceCacheOptions, 'loadById'>;
   readonly #entries = new Map<string, Entry>();
+  /** The ref of each source id seen, so a lookup by id finds the entry its ref's changes forget. */
+  readonly #refById = new Map<string, string>();
   readonly #loading = new Map<string, Promise<SourceRow | undefined>>();
   // Bumped by every forget and clear: a load that began before one may have read the old row,
   // so its result is returned to its caller but not kept.
@@ -58,6 +62,26 @@ export class SourceCache {
     if (entry && entry.expiresAt > this.#options.now()) return Promise.resolve(entry.source);
     // Concurrent misses of one ref share its query.
     return this.#loading.get(ref) ?? this.#load(ref);
+  }
+
+  /**
+   * The source with this id, or undefined when none has it: from memory when its ref's entry is
+   * fresh (what the source's changes forget), else one query by id, kept under its ref. A send's
+   * egress rules read the source's settings this way (one query per send otherwise). Unknown ids
+   * are not remembered.
+   */
+  async getById(id: string): Promise<SourceRow | undefined> {
+    const ref = this.#refById.get(id);
+    const entry = ref === undefined ? undefined : this.#entries.get(ref);
+    if (entry?.source?.id === id && entry.expiresAt > this.#options.now()) return entry.source;
+    const { loadById } = this.#options;
+    if (!loadById) return undefined;
+    const generation = this.#generation;
+    const loaded = await loadById(id);
+    if (!loaded) return undefined;
+    const source = deepFreeze(loaded);
+    if (generation === this.#generation) this.#remember(source.ref, source);
+    return source;
   }
 
   /** Drops what is known of `ref`: the next `get` reads the database. */
@@ -92,6 +116,10 @@ export class SourceCache {
     this.#entries.delete(ref); // re-inserted last: a Map iterates in insertion order, oldest first
     if (this.#entries.size >= maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(ref, { source, expiresAt: now() + (source ? ttlMs : missTtlMs) });
+    if (source) {
+      if (this.#refById.size >= maxEntries) this.#refById.clear();
+      this.#refById.set(source.id, ref);
+    }
   }
 }
 

@@ -58,6 +58,11 @@ export class SourceStore {
     return row;
   }
 
+  /** The source with this id, or undefined (also for a string that is not a uuid). */
+  async findById(id: string): Promise<SourceRow | undefined> {
+    return isUuid(id) ? this.db<SourceRow>('sources').where({ id }).first() : undefined;
+  }
+
   /**
    * The source a webhook URL names, or undefined; webhooks read it through a SourceCache. A ref
    * with a NUL or an unpaired surrogate names none (PostgreSQL would refuse it as a parameter).

@@ -25,6 +25,18 @@ function cacheOver(table: Map<string, SourceRow>, options: Partial<SourceCacheOp
   return { cache, reads, advance: (ms: number) => void (nowMs += ms) };
 }
 
+/** As cacheOver, with lookups by id counted too (`id:<id>` in reads). */
+function cacheWithIds(table: Map<string, SourceRow>) {
+  const reads: string[] = [];
+  const byId = async (id: string) => {
+    reads.push(`id:${id}`);
+    const row = [...table.values()].find((source) => source.id === id);
+    return row && structuredClone(row);
+  };
+  const cached = cacheOver(table, { loadById: byId });
+  return { ...cached, reads: { all: () => [...cached.reads, ...reads] } };
+}
+
 describe('the source cache', () => {
   test('serves a source from memory until its TTL runs out, then reads it again', async () => {
     const { cache, reads, advance } = cacheOver(new Map([['a', sourceRow('a')]]));
@@ -46,6 +58,23 @@ describe('the source cache', () => {
     advance(100);
     assert.equal((await cache.get('late'))?.ref, 'late');
     assert.deepEqual(reads, ['late', 'late']);
+  });
+
+  test('a lookup by id is served from the entry of its ref, and forgetting the ref forgets it', async () => {
+    // A send's egress rules read its source by id; without this, every send cost a query.
+    const table = new Map([['a', sourceRow('a')]]);
+    const { cache, reads } = cacheWithIds(table);
+    assert.equal((await cache.getById('id-a'))?.ref, 'a');
+    assert.equal((await cache.getById('id-a'))?.ref, 'a');
+    assert.equal((await cache.get('a'))?.ref, 'a', 'the entry is the ref\'s');
+    assert.deepEqual(reads.all(), ['id:id-a']);
+    table.set('a', sourceRow('a', 'second'));
+    cache.forget('a');
+    assert.equal((await cache.getById('id-a'))?.settings.webhook_secret, 'second');
+    assert.deepEqual(reads.all(), ['id:id-a', 'id:id-a']);
+    assert.equal(await cache.getById('id-unknown'), undefined);
+    assert.equal(await cache.getById('id-unknown'), undefined);
+    assert.deepEqual(reads.all(), ['id:id-a', 'id:id-a', 'id:id-unknown', 'id:id-unknown'], 'unknown ids are not remembered');
   });
 
   test('forget makes the next read go to the database', async () => {
