@@ -6,8 +6,8 @@ import { ConversationHarness, sampleEvent } from '../conversation-harness.ts';
 
 // Messages posted back to back through the whole pipeline (signed webhooks, the sample channel in
 // its sandbox, the greeting workflow, a platform on a real port) are answered one after the other
-// with nothing waiting for a timer: each next message of a conversation is handed on the moment
-// the one before ends, and a new one is claimed on the inbox's notice.
+// with nothing waiting for a timer: each next message of a conversation is claimed the moment the
+// one before ends (handed on, or claimed for the freed slot), and a new one on the inbox's notice.
 //
 // The dispatcher here polls once a minute, so an event that waited for a timer (the poll, or a
 // retry) shows in its counters, or is not answered within the test's deadlines at all.
@@ -64,8 +64,9 @@ async function expectAllDoneOnce(ids: string[]): Promise<void> {
   assert.deepEqual(attempts, ids.map(() => 1), 'each event claimed once');
 }
 
-// Catches a dispatcher that does not hand a conversation's next event on when one ends, or an
-// intake whose commit wakes no dispatcher: the rest of the burst would wait for the poll.
+// Catches a conversation's next event left behind when the one before ends (neither handed on
+// nor claimed for the freed slot), or an intake whose commit wakes no dispatcher: the rest of the
+// burst would wait for the poll.
 test('20 messages of one subscriber posted back to back are answered in order, once each, none waiting for a timer', async () => {
   const before = { ...dispatcher.claimed };
   const ids = await postInTurn('ida', 20);
