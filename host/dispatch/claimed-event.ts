@@ -33,6 +33,9 @@ export interface ClaimedEvent {
  */
 export const CONVERSATION_KEY = (alias: string) => `coalesce(${alias}.sender_foreign_id, ${alias}.id::text)`;
 
+/** The index that lets one event of a conversation run at a time (see the inbox-queue migration). */
+export const ONE_RUNNING_PER_CONVERSATION = 'inbound_events_running_idx';
+
 /** An event `running` under a claim at least this old (seconds, the `?`) is taken over: its instance stopped renewing it. */
 export const STALE_CLAIM = (alias: string) => `(${alias}.claimed_at IS NULL OR ${alias}.claimed_at < now() - make_interval(secs => ?))`;
 

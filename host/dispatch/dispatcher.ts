@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { PgListener } from '../db/pg-listener.ts';
+import { isUniqueViolationOf } from '../errors/postgres-errors.ts';
 import { claimInboundEvents, type ClaimResult } from './claim-inbound-events.ts';
-import type { ClaimedEvent } from './claimed-event.ts';
+import { ONE_RUNNING_PER_CONVERSATION, type ClaimedEvent } from './claimed-event.ts';
 import type { ProcessResult } from './inbound-event-processor.ts';
 
 /** The NOTIFY channel the inbox signals on when it commits new events (and an admin queues one again). */
@@ -136,6 +137,7 @@ export class Dispatcher {
 
   async #claimWhileWanted(first: ClaimTrigger): Promise<void> {
     let trigger: ClaimTrigger | undefined = first;
+    let lostRace = false;
     while (trigger !== undefined && !this.#stopping) {
       this.#wanted = undefined;
       const free = this.options.concurrency - this.#running;
@@ -149,10 +151,19 @@ export class Dispatcher {
         result = await claimInboundEvents(this.options.db, { limit: free, leaseMs: this.options.leaseMs, afterSourceId: this.#afterSourceId, cursors: this.#cursors });
         this.#claimRetryDelayMs = CLAIM_RETRY_DELAY_MS;
       } catch (error) {
+        if (isUniqueViolationOf(error, ONE_RUNNING_PER_CONVERSATION) && !lostRace) {
+          // Another instance's claim, committed while this one waited for it, took a conversation
+          // this one picked (two of its deliveries committed out of order): nothing was claimed;
+          // the next claim sees that conversation busy.
+          this.options.logger.debug({ err: error }, 'a claim lost a conversation to another instance; claiming again');
+          lostRace = true;
+          continue;
+        }
         this.options.logger.warn({ err: error }, 'could not claim inbound events (the database is away?); trying again');
         this.#scheduleClaimRetry();
         return;
       }
+      lostRace = false;
       if (this.#stopping) {
         // Claimed while stopping: run them anyway (they are ours now), handing nothing on.
         for (const event of result.events) this.#startChain(event, trigger);

@@ -25,24 +25,25 @@ export interface FinishResult {
  * Records outcomes of the attempts that end at the same moment in one statement (see
  * BatchedStatement), and hands each finished conversation's next event on to the instance that
  * finished it: the oldest unfinished event of the conversation, when it is queued and due and
- * nothing else of the conversation runs. The statement still sees the finished event as running
+ * nothing else of the conversation runs (a later event left running by a dead instance is taken
+ * over by a claim instead, first). The statement still sees the finished event as running
  * (one snapshot), so it is left out by id. An event left to wait for its retry hands nothing on:
  * it is still its conversation's oldest unfinished event, so the later ones wait behind it.
  * An event committed while this statement ran is not seen here; its NOTIFY wakes a claim instead
  * (see Dispatcher).
  */
-export function finishInboundEvents(db: Knex, leaseMs: number): BatchedStatement<EventOutcome, FinishRow, FinishResult> {
+export function finishInboundEvents(db: Knex): BatchedStatement<EventOutcome, FinishRow, FinishResult> {
   const conversation = CONVERSATION_KEY('e');
   return new BatchedStatement<EventOutcome, FinishRow, FinishResult>(db, {
     name: 'dispatch-finish-events',
     // `id = ANY(…)`: see BatchedStatement on why a batched UPDATE names its keys twice.
     sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb)
-                 AS x(id uuid, claim_token uuid, status text, reason text, retry_in_ms float8, handoff boolean, lease_secs float8)),
+                 AS x(id uuid, claim_token uuid, status text, reason text, retry_in_ms float8, handoff boolean)),
           finished AS (
             UPDATE inbound_events AS e SET status = x.status, reason = x.reason, claim_token = NULL,
               retry_at = CASE WHEN x.status = 'queued' THEN now() + make_interval(secs => x.retry_in_ms / 1000) END
             FROM x WHERE e.id = x.id AND e.claim_token = x.claim_token AND e.id = ANY(ARRAY(SELECT id FROM x))
-            RETURNING e.id, e.status, e.source_id, ${conversation} AS conversation, x.handoff, x.lease_secs
+            RETURNING e.id, e.status, e.source_id, ${conversation} AS conversation, x.handoff
           ), successors AS (
             SELECT f.id AS after_id, n.id FROM finished AS f
             CROSS JOIN LATERAL (
@@ -54,8 +55,7 @@ export function finishInboundEvents(db: Knex, leaseMs: number): BatchedStatement
             WHERE f.handoff AND f.status <> 'queued'
               AND n.status = 'queued' AND (n.retry_at IS NULL OR n.retry_at <= now())
               AND NOT EXISTS (SELECT 1 FROM inbound_events AS e
-                WHERE e.status = 'running' AND e.source_id = f.source_id AND ${conversation} = f.conversation
-                  AND e.id <> f.id AND e.claimed_at >= now() - make_interval(secs => f.lease_secs))
+                WHERE e.status = 'running' AND e.source_id = f.source_id AND ${conversation} = f.conversation AND e.id <> f.id)
           ), locked AS (
             SELECT e.id FROM inbound_events AS e
             WHERE e.id IN (SELECT id FROM successors) AND e.status = 'queued'
@@ -63,7 +63,7 @@ export function finishInboundEvents(db: Knex, leaseMs: number): BatchedStatement
           ), ${CLAIM_LOCKED_EVENTS}
           SELECT f.id, (SELECT row_to_json(c) FROM claimed_events AS c JOIN successors AS s ON s.id = c.id WHERE s.after_id = f.id) AS next
           FROM finished AS f`,
-    toRow: ({ id, claim_token, status, reason, retryInMs, handoff }) => ({ id, claim_token, status, reason, retry_in_ms: retryInMs, handoff, lease_secs: leaseMs / 1000 }),
+    toRow: ({ id, claim_token, status, reason, retryInMs, handoff }) => ({ id, claim_token, status, reason, retry_in_ms: retryInMs, handoff }),
     results: (rows, outcomes) => {
       const byId = new Map(rows.map((row) => [row.id, row]));
       return outcomes.map((outcome) => {

@@ -6,7 +6,7 @@ import type { ChannelCalls } from '../channels/channel-calls.ts';
 import type { MessageHistory } from '../conversations/message-history.ts';
 import type { ConversationEntry } from '../conversations/conversation-entry.ts';
 import type { SubscriberStore } from '../conversations/subscriber-store.ts';
-import { isConnectionError } from '../errors/postgres-errors.ts';
+import { isConnectionError, isUniqueViolationOf } from '../errors/postgres-errors.ts';
 import { LiveOutbox, type LiveOutboxDeps } from '../outbox/live-outbox.ts';
 import { OutboxRecords } from '../outbox/outbox-records.ts';
 import type { WorkflowDocument } from '../workflows/document/workflow-document.ts';
@@ -15,7 +15,7 @@ import { describeError } from '../workflows/runtime/describe-error.ts';
 import type { WorkflowRunner } from '../workflows/runtime/workflow-runner.ts';
 import type { AttemptOutcome } from '../metrics/host-metrics.ts';
 import { ClaimHeartbeat } from './claim-heartbeat.ts';
-import type { ClaimedEvent, InboundEventStatus } from './claimed-event.ts';
+import { ONE_RUNNING_PER_CONVERSATION, type ClaimedEvent, type InboundEventStatus } from './claimed-event.ts';
 import { finishInboundEvents, type EventOutcome, type FinishResult } from './finish-inbound-events.ts';
 import { logFailedAttempt } from './log-failed-attempt.ts';
 
@@ -117,7 +117,7 @@ export class InboundEventProcessor {
     this.#retryAfterMaxMs = Math.min(10_000, Math.floor(deps.claimTimeoutMs / 3));
     this.#outboxRecords = new OutboxRecords(deps.db);
     this.#heartbeat = new ClaimHeartbeat(deps.db, Math.max(50, Math.floor(deps.claimTimeoutMs / 3)), deps.logger);
-    this.#finishes = finishInboundEvents(deps.db, deps.claimTimeoutMs);
+    this.#finishes = finishInboundEvents(deps.db);
   }
 
   /**
@@ -182,6 +182,11 @@ export class InboundEventProcessor {
       try {
         return await this.#finishes.submit(outcome);
       } catch (error) {
+        // The conversation's next event went to another instance meanwhile: record without handing on.
+        if (outcome.handoff && isUniqueViolationOf(error, ONE_RUNNING_PER_CONVERSATION)) {
+          outcome = { ...outcome, handoff: false };
+          continue;
+        }
         if (!isConnectionError(error) || Date.now() + delayMs > giveUpAt) throw error;
         this.deps.logger.warn({ err: error, inboundEventId: outcome.id }, 'could not record an inbound event\'s outcome; trying again');
         await new Promise((resolve) => setTimeout(resolve, delayMs));

@@ -15,6 +15,11 @@ export function pgConstraint(error: unknown): string | undefined {
   return typeof constraint === 'string' ? constraint : undefined;
 }
 
+/** Whether `error` is a unique violation of the named constraint or unique index. */
+export function isUniqueViolationOf(error: unknown, constraint: string): boolean {
+  return pgErrorCode(error) === PG_UNIQUE_VIOLATION && pgConstraint(error) === constraint;
+}
+
 export function isConnectionError(error: unknown): boolean {
   const code = pgErrorCode(error);
   if (code && CONNECTION_CODES.has(code)) return true;

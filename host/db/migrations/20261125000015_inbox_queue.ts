@@ -14,13 +14,21 @@ import type { Knex } from 'knex';
  *   conversation at a time (see bot_pick_inbound_events), so 10,000 queued messages of one
  *   conversation cost one step, not 10,000.
  * - `inbound_events_running_idx`: events in flight by conversation (few: at most every
- *   instance's concurrency); one probe says whether a conversation is busy.
+ *   instance's concurrency); one probe says whether a conversation is busy. Unique: at most one
+ *   event of a conversation runs, whatever races the claims of two instances lose (two deliveries
+ *   of one conversation committed out of their arrival order, each seen first by another claim);
+ *   the losing claim fails whole and claims again. Events left running together by the old job
+ *   engine (a crash) are queued again first, all but the oldest.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('ALTER TABLE inbound_events ADD COLUMN retry_at timestamptz');
   await knex.raw(`CREATE INDEX inbound_events_pending_idx ON inbound_events
     (source_id, (coalesce(sender_foreign_id, id::text)), seq) WHERE status IN ('queued', 'running')`);
-  await knex.raw(`CREATE INDEX inbound_events_running_idx ON inbound_events
+  await knex.raw(`UPDATE inbound_events AS e SET status = 'queued', claim_token = NULL
+    WHERE e.status = 'running' AND EXISTS (SELECT 1 FROM inbound_events AS older
+      WHERE older.status = 'running' AND older.source_id = e.source_id
+        AND coalesce(older.sender_foreign_id, older.id::text) = coalesce(e.sender_foreign_id, e.id::text) AND older.seq < e.seq)`);
+  await knex.raw(`CREATE UNIQUE INDEX inbound_events_running_idx ON inbound_events
     (source_id, (coalesce(sender_foreign_id, id::text))) WHERE status = 'running'`);
   await knex.raw(PICK_FUNCTION);
   await knex.schema.dropTableIfExists('conversation_holds');
@@ -76,6 +84,8 @@ DECLARE
   v_progress boolean;
   v_stale timestamptz := now() - make_interval(secs => p_lease_secs);
   v_row record;
+  v_running record;
+  v_pick uuid;
   v_key text;
   i integer;
 BEGIN
@@ -135,15 +145,21 @@ BEGIN
         IF v_row.status = 'running' THEN
           -- In flight; claimable only when its instance stopped renewing the claim.
           CONTINUE WHEN v_row.claimed_at IS NOT NULL AND v_row.claimed_at >= v_stale;
+          v_pick := v_row.id;
         ELSE
-          CONTINUE WHEN v_row.retry_at IS NOT NULL AND v_row.retry_at > now();
           -- A later event can run while this older one was still uncommitted (two deliveries at
-          -- once); the conversation is busy until it ends.
-          CONTINUE WHEN EXISTS (SELECT 1 FROM inbound_events r
-            WHERE r.status = 'running' AND r.source_id = v_sources[i]
-              AND coalesce(r.sender_foreign_id, r.id::text) = v_key AND r.claimed_at >= v_stale);
+          -- once): the conversation is busy until it ends, and taken over first if its instance died.
+          SELECT r.id, r.claimed_at INTO v_running FROM inbound_events r
+          WHERE r.status = 'running' AND r.source_id = v_sources[i] AND coalesce(r.sender_foreign_id, r.id::text) = v_key;
+          IF FOUND THEN
+            CONTINUE WHEN v_running.claimed_at IS NOT NULL AND v_running.claimed_at >= v_stale;
+            v_pick := v_running.id;
+          ELSE
+            CONTINUE WHEN v_row.retry_at IS NOT NULL AND v_row.retry_at > now();
+            v_pick := v_row.id;
+          END IF;
         END IF;
-        id := v_row.id; source_id := v_sources[i]; conversation := v_key; more := false;
+        id := v_pick; source_id := v_sources[i]; conversation := v_key; more := false;
         RETURN NEXT;
         v_found := v_found + 1;
         v_progress := true;

@@ -61,7 +61,7 @@ export class RecordingProcessor {
     db: Knex,
     private readonly options: { name: string; log: RunLog; runMs: () => number; leaseMs: number },
   ) {
-    this.#finishes = finishInboundEvents(db, options.leaseMs);
+    this.#finishes = finishInboundEvents(db);
   }
 
   /** `handoff` as InboundEventProcessor takes it: a flag, or asked once the run has ended. */
