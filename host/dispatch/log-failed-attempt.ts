@@ -3,7 +3,7 @@ import { describeError } from '../workflows/runtime/describe-error.ts';
 
 /**
  * One line per failed attempt of an inbound event, at warn, with its code and cause (the stack
- * at debug): the job engine's own line carries the whole job row and is kept at debug.
+ * at debug).
  */
 export function logFailedAttempt(logger: Pick<Logger, 'warn' | 'debug'>, inboundEventId: string, error: unknown, attempt: { number: number; maxAttempts: number }): void {
   const { code, message } = describeError(error);

@@ -17,7 +17,7 @@ export interface LiveOutboxDeps {
   records: OutboxRecords;
   /**
    * Longest platform `Retry-After` waited for within the run (up to MAX_SENDS_IN_PLACE sends);
-   * a longer one fails the run, which the job engine retries later. Kept well under the claim
+   * a longer one fails the run, and the event is tried again when the platform asked. Kept well under the claim
    * timeout, so no other instance takes the event over meanwhile.
    */
   retryAfterMaxMs: number;
@@ -126,8 +126,8 @@ export class LiveOutbox implements RunOutbox {
 
 /**
  * Whether a send that timed out goes again at once, within the run, rather than with a later
- * attempt of the event, which waits out the job's backoff (seconds, growing) while its hold keeps
- * the conversation's later messages waiting too. Yes when it never reached the plugin (surely
+ * attempt of the event, which waits out its backoff (seconds, growing) while the conversation's
+ * later messages wait behind it. Yes when it never reached the plugin (surely
  * not delivered, so safe on any channel), and when its call timed out mid-send on a channel whose
  * platform drops a repeated key (`resendUnknown`).
  */

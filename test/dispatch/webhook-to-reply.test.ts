@@ -65,7 +65,7 @@ test('the same event delivered twice produces one reply', async () => {
   assert.equal(await h.deliver([event]), 200);
   await h.settled(['dup-1']);
   await h.platform.waitFor(before + 1);
-  // The one job for the event has finished; give a stray second one the time to show up.
+  // The one event has finished; give a stray second run the time to show up.
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.equal(h.platform.received.length, before + 1);
 });
@@ -89,7 +89,7 @@ test('a platform that fails a send gets the reply again on retry, once it recove
   const before = h.platform.received.length;
   h.platform.failNext.push(503);
   assert.equal(await h.deliver([sampleEvent('retry-1', 'frank', 'my name is Frank')]), 200);
-  // graphile-worker's first retry comes after about e^1 ≈ 2.7 s.
+  // The event's first retry comes after about e^1 ≈ 2.7 s.
   await h.platform.waitFor(before + 1, 20_000);
   const [row] = [...(await h.settled(['retry-1'], 20_000)).values()];
   assert.equal(row!.status, 'done');

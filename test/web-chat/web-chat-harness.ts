@@ -16,7 +16,7 @@ const SANDBOX = { callTimeoutMs: 5_000, maxHeapMb: 96, maxThreads: 2, maxQueue: 
 
 /**
  * The whole live chat pipeline on this file's database: the host app on a real port with its
- * socket gateway, the built-in `web` channel in its sandbox, the job engine, and a `web` source
+ * socket gateway, the built-in `web` channel in its sandbox, the dispatcher, and a `web` source
  * whose default workflow is the greeting example.
  */
 export class WebChatHarness {
