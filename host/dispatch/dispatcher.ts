@@ -2,12 +2,10 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { PgListener } from '../db/pg-listener.ts';
 import { isUniqueViolationOf } from '../errors/postgres-errors.ts';
-import { claimInboundEvents, type ClaimResult } from './claim-inbound-events.ts';
+import { claimConversationHeads, claimInboundEvents, type ClaimResult, type ConversationRef } from './claim-inbound-events.ts';
 import { ONE_RUNNING_PER_CONVERSATION, type ClaimedEvent } from './claimed-event.ts';
+import { INBOX_CHANNEL, readInboxNotice } from './inbox-notice.ts';
 import type { ProcessResult } from './inbound-event-processor.ts';
-
-/** The NOTIFY channel the inbox signals on when it commits new events (and an admin queues one again). */
-export const INBOX_CHANNEL = 'bot_inbox';
 
 /**
  * Why events were claimed: `handoff` (the conversation's next event, claimed by the statement that
@@ -42,6 +40,8 @@ const CLAIM_RETRY_DELAY_MS = 250;
 const MAX_CLAIM_RETRY_DELAY_MS = 5_000;
 /** Events of one conversation run back to back in one slot before it goes back to the claim; see #runChain. */
 const MAX_HANDOFFS = 16;
+/** Announced event ids kept for the next claim at most; past it, the claim walks the whole inbox. */
+const MAX_ANNOUNCED_IDS = 10_000;
 /** Retry times remembered at most; see #scheduleRetry. */
 const MAX_RETRY_TIMES = 1_000;
 
@@ -76,6 +76,11 @@ export class Dispatcher {
   #pollTimer: NodeJS.Timeout | undefined;
   /** Notices received so far: a chain that ended while one arrived claims again (see #runChain). */
   #notices = 0;
+  /** Events the notices named since the last claim, and conversations released since: see #claim. */
+  readonly #announced = new Set<string>();
+  readonly #released = new Map<string, ConversationRef>();
+  /** The next claim walks the whole inbox (a notice named nothing, a timer, a freed slot with more waiting). */
+  #walkWanted = false;
   #afterSourceId: string | null = null;
   readonly #cursors = new Map<string, string>();
   #listener: PgListener | undefined;
@@ -93,10 +98,7 @@ export class Dispatcher {
       channel: INBOX_CHANNEL,
       label: 'inbox',
       logger: options.logger,
-      onNotice: () => {
-        dispatcher.#notices += 1;
-        dispatcher.#wake('notify');
-      },
+      onNotice: (payload) => dispatcher.#noticed(payload),
       onReconnected: () => dispatcher.#wake('reconnect'),
     });
     await dispatcher.#listener.start();
@@ -125,8 +127,35 @@ export class Dispatcher {
     await this.#listener?.close();
   }
 
+  #noticed(payload: string | undefined): void {
+    this.#notices += 1;
+    const announced = readInboxNotice(payload);
+    if (announced === 'anything' || this.#announced.size + announced.length > MAX_ANNOUNCED_IDS) this.#walkWanted = true;
+    else for (const id of announced) this.#announced.add(id);
+    this.#wake('notify');
+  }
+
+  /**
+   * One claim for `free` slots. Woken only by notices naming their events and by released
+   * conversations, it claims the next event of just those conversations (a few index probes
+   * each); otherwise it walks the whole inbox, fairly, which covers them too.
+   */
+  #claim(free: number): Promise<ClaimResult> {
+    const ids = [...this.#announced];
+    const released = [...this.#released.values()];
+    this.#announced.clear();
+    this.#released.clear();
+    if (this.#walkWanted) {
+      this.#walkWanted = false;
+      return claimInboundEvents(this.options.db, { limit: free, leaseMs: this.options.leaseMs, afterSourceId: this.#afterSourceId, cursors: this.#cursors });
+    }
+    if (ids.length === 0 && released.length === 0) return Promise.resolve({ events: [], cursors: [] });
+    return claimConversationHeads(this.options.db, ids, released, free).then((events) => ({ events, cursors: [] }));
+  }
+
   #wake(trigger: ClaimTrigger): void {
     if (this.#stopping) return;
+    if (trigger !== 'notify' && trigger !== 'released') this.#walkWanted = true;
     if (this.#claiming) {
       // The claim after is named for the first reason that is not a timer, if any.
       if (this.#wanted === undefined || (TIMERS.has(this.#wanted) && !TIMERS.has(trigger))) this.#wanted = trigger;
@@ -148,7 +177,7 @@ export class Dispatcher {
       }
       let result: ClaimResult;
       try {
-        result = await claimInboundEvents(this.options.db, { limit: free, leaseMs: this.options.leaseMs, afterSourceId: this.#afterSourceId, cursors: this.#cursors });
+        result = await this.#claim(free);
         this.#claimRetryDelayMs = CLAIM_RETRY_DELAY_MS;
       } catch (error) {
         if (isUniqueViolationOf(error, ONE_RUNNING_PER_CONVERSATION) && !lostRace) {
@@ -157,8 +186,11 @@ export class Dispatcher {
           // the next claim sees that conversation busy.
           this.options.logger.debug({ err: error }, 'a claim lost a conversation to another instance; claiming again');
           lostRace = true;
+          // What it was asked for was taken off the lists: look for it everywhere.
+          this.#walkWanted = true;
           continue;
         }
+        this.#walkWanted = true;
         this.options.logger.warn({ err: error }, 'could not claim inbound events (the database is away?); trying again');
         this.#scheduleClaimRetry();
         return;
@@ -169,7 +201,7 @@ export class Dispatcher {
         for (const event of result.events) this.#startChain(event, trigger);
         return;
       }
-      this.#cursors.clear();
+      if (result.cursors.length > 0) this.#cursors.clear();
       let more = false;
       for (const cursor of result.cursors) {
         if (cursor.conversation !== null) this.#cursors.set(cursor.sourceId, cursor.conversation);
@@ -179,6 +211,7 @@ export class Dispatcher {
       if (last) this.#afterSourceId = last.source_id;
       for (const event of result.events) this.#startChain(event, trigger);
       this.#saturated = result.events.length >= free || more;
+      if (more) this.#walkWanted = true;
       trigger = this.#wanted ?? (more ? 'more' : undefined);
     }
   }
@@ -198,13 +231,15 @@ export class Dispatcher {
 
   /**
    * Runs the event, then each next event of its conversation handed on to it, in this one slot.
-   * The slot goes back to the claim instead (the conversation's next event with it, to take its
-   * turn) once new events were announced since the running one was claimed, or after
-   * MAX_HANDOFFS in a row: other sources and conversations wait at most one run per slot for a
-   * slot, however many messages a flooded conversation still has queued.
+   * While events wait for a slot here (a claim found more than it had slots for), the slot goes
+   * back to the fair claim instead, the conversation's next event with it to take its turn, once
+   * new events were announced since the running one was claimed, and after MAX_HANDOFFS in a row
+   * in any case: other sources and conversations wait at most one run per slot, however many
+   * messages a flooded conversation still has queued.
    */
   async #runChain(first: ClaimedEvent, trigger: ClaimTrigger): Promise<void> {
     let event: ClaimedEvent | undefined = first;
+    let last: ClaimedEvent = first;
     let by: ClaimTrigger = trigger;
     let handoffs = 0;
     let yielded = false;
@@ -215,12 +250,14 @@ export class Dispatcher {
     // the run count.
     const handoff = () => {
       noticesAtFinish = this.#notices;
-      const allowed = !this.#stopping && handoffs < MAX_HANDOFFS && noticesAtFinish === noticesAtClaim;
+      const othersWait = this.#saturated && noticesAtFinish !== noticesAtClaim;
+      const allowed = !this.#stopping && handoffs < MAX_HANDOFFS && !othersWait;
       yielded = !allowed && !this.#stopping;
       return allowed;
     };
     while (event) {
       this.#count(by);
+      last = event;
       let result: ProcessResult;
       try {
         result = await this.options.processor.process(event, { handoff });
@@ -238,10 +275,15 @@ export class Dispatcher {
     // The slot is free before anything claims for it.
     this.#running -= 1;
     if (this.#stopping) return;
-    // The recording statement could not see an event committed while it ran; that event's notice
-    // arrived meanwhile, and the claim it woke may have found the conversation still busy.
-    if (this.#notices !== noticesAtFinish) this.#wake('released');
-    else if (this.#saturated || yielded) this.#wake('slot');
+    if (this.#saturated) return this.#wake('slot');
+    // The conversation's next event, when it was not handed on: one the recording statement could
+    // not see (committed while it ran: its notice arrived meanwhile, and the claim that notice
+    // woke found the conversation still busy), or the one after MAX_HANDOFFS.
+    if (yielded || this.#notices !== noticesAtFinish) {
+      const conversation = last.sender_foreign_id ?? last.id;
+      this.#released.set(`${last.source_id}/${conversation}`, { sourceId: last.source_id, conversation });
+      this.#wake('released');
+    }
   }
 
   #count(trigger: ClaimTrigger): void {

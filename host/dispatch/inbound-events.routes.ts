@@ -4,7 +4,7 @@ import { fetchSortedPage, isUuid, whereUuid } from '../db/fetch-sorted-page.ts';
 import { AppError } from '../errors/app-error.ts';
 import { listQuerySchema, pageSchema } from '../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
-import { INBOX_CHANNEL } from './dispatcher.ts';
+import { INBOX_CHANNEL } from './inbox-notice.ts';
 
 const TAG = 'inbound-events';
 const STATUSES = ['queued', 'running', 'done', 'skipped', 'failed'] as const;
@@ -76,7 +76,7 @@ export function inboundEventRoutes({ db }: { db: Knex }): RouteDefinition[] {
             .update({ status: 'queued', reason: null, attempts: 0, claim_token: null, retry_at: null })
             .returning('*');
           // The inbox is the queue: queued again, the event only needs a dispatcher woken (at commit).
-          await trx.raw('SELECT pg_notify(?, ?)', [INBOX_CHANNEL, '']);
+          await trx.raw('SELECT pg_notify(?, ?)', [INBOX_CHANNEL, updated!.id]);
           return toView(updated!);
         });
       },

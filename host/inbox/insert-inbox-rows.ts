@@ -1,6 +1,6 @@
 import type { PlainInboundEvent } from '@bot-ai/api';
 import type { Knex } from 'knex';
-import { INBOX_CHANNEL } from '../dispatch/dispatcher.ts';
+import { INBOX_CHANNEL, MAX_ANNOUNCED_EVENTS } from '../dispatch/inbox-notice.ts';
 
 /** One request's decoded events, stamped with the time they were received. */
 export interface ReceivedCommit {
@@ -54,11 +54,15 @@ export async function insertInboxRows(db: Knex, commits: ReceivedCommit[], notif
 /**
  * The INSERT and a NOTIFY in one autocommit statement: the notice is sent when the events commit,
  * never for a rolled back insert, and once per statement however many events it carries (none
- * when every event was stored already). The scalar subquery runs once, before the rows are read.
+ * when every event was stored already). It names the new events (comma-separated ids), so a
+ * dispatcher with free slots claims just those; past MAX_ANNOUNCED_EVENTS (a notice holds 8,000
+ * bytes) it is empty, which means "look everywhere". The scalar subquery runs once, before the
+ * rows are read.
  */
 const INSERT_AND_NOTIFY_SQL = `WITH inserted AS (${INSERT_SQL})
   SELECT source_id, event_id FROM inserted
-  WHERE (SELECT pg_notify('${INBOX_CHANNEL}', '')::text WHERE EXISTS (SELECT 1 FROM inserted)) IS NOT NULL`;
+  WHERE (SELECT pg_notify('${INBOX_CHANNEL}', CASE WHEN count(*) <= ${MAX_ANNOUNCED_EVENTS} THEN string_agg(id::text, ',') ELSE '' END)::text
+         FROM inserted HAVING count(*) > 0) IS NOT NULL`;
 
 function toRow(commit: ReceivedCommit, event: PlainInboundEvent): object {
   return {
