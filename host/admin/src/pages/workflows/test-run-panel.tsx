@@ -5,8 +5,11 @@ import type { TestRun, Workflow } from '../../api/api-types.ts';
 import { useSession } from '../../auth/session-context.tsx';
 import { RunSteps } from '../runs/run-steps.tsx';
 
-/** Runs the shown version on a sample message: each step's output and the messages it would send. */
-export function TestRunPanel({ workflow }: { workflow: Workflow }) {
+/**
+ * Runs the shown version on a sample message: each step's output and the messages it would send.
+ * `onFinished` hears the task of the step that failed after each run (undefined when none did).
+ */
+export function TestRunPanel({ workflow, onFinished }: { workflow: Workflow; onFinished?: (failingStep: string | undefined) => void }) {
   const { can } = useSession();
   const [text, setText] = useState('hello');
   const [ownerId, setOwnerId] = useState('');
@@ -16,7 +19,9 @@ export function TestRunPanel({ workflow }: { workflow: Workflow }) {
     setState({ running: true });
     try {
       const body = { input: { text }, version: workflow.version, ...(ownerId ? { ownerId } : {}) };
-      setState({ running: false, run: await api.post<TestRun>(`/api/workflows/${workflow.id}/runs`, body) });
+      const finished = await api.post<TestRun>(`/api/workflows/${workflow.id}/runs`, body);
+      setState({ running: false, run: finished });
+      onFinished?.(failingStepOf(finished));
     } catch (error) {
       setState({ running: false, error: errorMessage(error) });
     }
@@ -66,4 +71,9 @@ function TestRunResult({ run }: { run: TestRun }) {
       )}
     </div>
   );
+}
+
+/** The task of the run's failed step; a failed run with no failed step blames none. */
+function failingStepOf(run: TestRun): string | undefined {
+  return run.steps.find((step) => step.status === 'failed')?.task;
 }
