@@ -5,6 +5,7 @@ import { fetchSortedPage, isUuid, whereUuid } from '../db/fetch-sorted-page.ts';
 import { AppError } from '../errors/app-error.ts';
 import { listQuerySchema, pageSchema } from '../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
+import { conversationMessageSchema, subscriberNames, threadConversation } from './run-conversation.ts';
 import type { RunOutbox } from './runtime/action.ts';
 import type { WorkflowRunner } from './runtime/workflow-runner.ts';
 import type { WorkflowStore } from './storage/workflow-store.ts';
@@ -37,6 +38,7 @@ const runSchema = z.object({
   workflowVersion: z.number().int(),
   mode: z.enum(['live', 'test']),
   ownerId: z.string(),
+  subscriberName: z.string().nullable().describe("The owning subscriber's name for a live run; null for a test run, or a subscriber erased or unnamed"),
   sourceId: z.string().nullable(),
   threadId: z.string().nullable(),
   inboundEventId: z.string().nullable().describe('The event that triggered a live run'),
@@ -116,7 +118,7 @@ export function runRoutes({ db, workflows, runner }: RunRouteDeps): RouteDefinit
           history: { recent: async (limit) => [...transcript, ...messages.map(assistantText)].slice(-limit) },
         });
         const run = await readRun(db, result.runId);
-        return { ...toView(run!), steps: result.steps, messages };
+        return { ...toView(run!, undefined), steps: result.steps, messages };
       },
     }),
     defineRoute({
@@ -135,18 +137,30 @@ export function runRoutes({ db, workflows, runner }: RunRouteDeps): RouteDefinit
           if (query.mode) builder.where({ mode: query.mode });
         });
         const page = await fetchSortedPage<RunRow>(filtered, { sortSql: { startedAt: 'started_at', status: 'status' }, fallback: 'started_at', ...query });
-        return { items: page.items.map(toView), total: page.total };
+        const names = await subscriberNames(db, page.items.map((row) => row.owner_id));
+        return { items: page.items.map((row) => toView(row, names.get(row.owner_id))), total: page.total };
       },
     }),
     defineRoute({
       method: 'GET', path: '/api/runs/:id', operationId: 'getRun', tag: TAG, permission: 'run:read',
-      summary: 'A run with its steps', params: z.object({ id: z.string() }), errors: [404],
-      success: { status: 200, description: 'The run', schema: runSchema.extend({ steps: z.array(stepSchema) }) },
+      summary: "A run with its steps and its thread's last messages", params: z.object({ id: z.string() }), errors: [404],
+      success: {
+        status: 200,
+        description: 'The run',
+        schema: runSchema.extend({
+          steps: z.array(stepSchema),
+          conversation: z.array(conversationMessageSchema).describe("The last messages of the run's thread, oldest first; empty for a test run"),
+        }),
+      },
       async handle({ params }) {
         const run = isUuid(params.id) ? await readRun(db, params.id) : undefined;
         if (!run) throw new AppError('BOT_ERR_RUN_NOT_FOUND', 'No run has this id');
-        const steps = await db('workflow_run_steps').where({ run_id: run.id }).orderBy('position');
-        return { ...toView(run), steps: steps.map(toStepView) };
+        const [steps, names, conversation] = await Promise.all([
+          db('workflow_run_steps').where({ run_id: run.id }).orderBy('position'),
+          subscriberNames(db, [run.owner_id]),
+          threadConversation(db, run.thread_id),
+        ]);
+        return { ...toView(run, names.get(run.owner_id)), steps: steps.map(toStepView), conversation };
       },
     }),
   ];
@@ -161,13 +175,14 @@ function readRun(db: Knex, id: string): Promise<RunRow | undefined> {
   return db('workflow_runs').where({ id }).first();
 }
 
-function toView(row: RunRow): z.input<typeof runSchema> {
+function toView(row: RunRow, subscriberName: string | undefined): z.input<typeof runSchema> {
   return {
     id: row.id,
     workflowId: row.workflow_id,
     workflowVersion: row.workflow_version,
     mode: row.mode,
     ownerId: row.owner_id,
+    subscriberName: subscriberName ?? null,
     sourceId: row.source_id,
     threadId: row.thread_id,
     inboundEventId: row.inbound_event_id,
