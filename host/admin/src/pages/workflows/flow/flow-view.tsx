@@ -1,27 +1,57 @@
-import { parse } from 'yaml';
+import { describeFlow } from './describe-flow.ts';
+import { FLOW_SIZES, layoutFlow } from './flow-layout.ts';
+import { FlowSideBranches } from './flow-side-branches.tsx';
+import { FlowStepNode } from './flow-step-node.tsx';
+import { useFlowGraph } from './use-flow-graph.ts';
+import './flow-view.css';
 
-/** The workflow's flow, read-only, beside its YAML (a first cut: the steps in order). */
+/**
+ * The workflow's flow drawn beside its YAML, read-only, redrawn as the author types: each step
+ * with the task's action and the memory it touches, each conditional input as a diamond with
+ * `then`/`else` edges, an agent's tools as edges it may take, and `failingStep` (a task name,
+ * from the last test run) marked "failed".
+ *
+ * Plain SVG rather than a graph library such as @xyflow/react: the flow is a handful of steps in
+ * one column with side branches, which needs no layout engine, no pan/zoom or editing, and so
+ * costs nothing in the bundle.
+ *
+ * @example
+ * <FlowView yaml={yaml} failingStep={failingStep} />
+ */
 export function FlowView(props: { yaml: string; failingStep?: string }) {
-  const steps = readSteps(props.yaml);
+  const graph = useFlowGraph(props.yaml);
+  const layout = layoutFlow(graph);
+  const centerX = FLOW_SIZES.stepWidth / 2;
   return (
-    <figure className="flow-view" aria-label="Flow">
-      <ol>
-        {steps.map((step, index) => (
-          <li key={index} className={step === props.failingStep ? 'flow-step failed' : 'flow-step'}>
-            {step}
-            {step === props.failingStep && ' (failed)'}
-          </li>
-        ))}
-      </ol>
+    <figure className="flow-view" data-testid="flow-view">
+      <svg role="img" aria-label={describeFlow(graph, props.failingStep)} viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height}>
+        <defs>
+          <marker id="flow-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <path d="M0,0 L10,5 L0,10 z" />
+          </marker>
+        </defs>
+        <g className="flow-start">
+          <rect x={centerX - 44} y={4} width={88} height={22} rx={11} />
+          <text x={centerX} y={19} textAnchor="middle">message in</text>
+        </g>
+        {layout.steps.map((placed, index) => {
+          const above = layout.steps[index - 1];
+          const fromY = above ? above.y + above.height : 26;
+          return (
+            <g key={placed.step.position} className="flow-row">
+              <line className="flow-edge" x1={centerX} y1={fromY} x2={centerX} y2={placed.y - 1} markerEnd="url(#flow-arrow)" />
+              <FlowStepNode placed={placed} failed={placed.step.task === props.failingStep} />
+              <FlowSideBranches placed={placed} />
+            </g>
+          );
+        })}
+      </svg>
+      {graph.error && (
+        <figcaption className="flow-error" role="status">
+          {graph.steps.length > 0 ? 'Showing the last flow that could be read: ' : ''}
+          {graph.error}
+        </figcaption>
+      )}
     </figure>
   );
-}
-
-function readSteps(yaml: string): string[] {
-  try {
-    const flow = (parse(yaml) as { flow?: { do?: unknown }[] } | null)?.flow;
-    return Array.isArray(flow) ? flow.map((step) => String(step?.do)) : [];
-  } catch {
-    return [];
-  }
 }

@@ -1,0 +1,22 @@
+import type { FlowGraph, FlowStep } from './flow-graph.ts';
+
+/**
+ * The flow in words, for screen readers (the drawing's `aria-label`): each step, its action,
+ * memory, conditions and tools, and which one failed.
+ *
+ * @example
+ * describeFlow({ steps: [] }) // 'Flow: no steps.'
+ */
+export function describeFlow(graph: FlowGraph, failingStep?: string): string {
+  if (graph.steps.length === 0) return 'Flow: no steps.';
+  const count = `${graph.steps.length} step${graph.steps.length === 1 ? '' : 's'}`;
+  return [`Flow of ${count}.`, ...graph.steps.map((step) => describeStep(step, step.task === failingStep))].join(' ');
+}
+
+function describeStep(step: FlowStep, failed: boolean): string {
+  const parts = [`Step ${step.position + 1}, ${step.task || '(no task)'}${failed ? ' (failed)' : ''}: ${step.action ? `runs ${step.action}` : 'names no task'}`];
+  if (step.memory.length > 0) parts.push(`memory ${step.memory.map((touch) => `${touch.name} (${touch.access.join(', ')})`).join(', ')}`);
+  for (const condition of step.conditions) parts.push(`${condition.input} depends on ${condition.test}`);
+  if (step.tools.length > 0) parts.push(`may call ${step.tools.map((tool) => tool.task).join(', ')}`);
+  return `${parts.join('; ')}.`;
+}

@@ -1,0 +1,73 @@
+import { FLOW_SIZES, type PlacedCondition, type PlacedStep, type PlacedTool } from './flow-layout.ts';
+import { truncateLabel } from './truncate-label.ts';
+
+const DIAMOND = 14;
+const VALUE_CHARS = 38;
+
+/** What sits beside a step: a diamond per conditional input, an edge per tool an agent may call. */
+export function FlowSideBranches({ placed }: { placed: PlacedStep }) {
+  const fromY = placed.y + FLOW_SIZES.stepHeight / 2;
+  return (
+    <g className="flow-side">
+      {placed.conditions.map((condition, index) => (
+        <ConditionBranch key={`c${index}`} condition={condition} fromY={fromY} />
+      ))}
+      {placed.tools.map((tool) => (
+        <ToolBranch key={`t${tool.task}`} tool={tool} fromY={fromY} />
+      ))}
+    </g>
+  );
+}
+
+function ConditionBranch({ condition, fromY }: { condition: PlacedCondition; fromY: number }) {
+  const { x, y } = condition;
+  const diamond = `${x},${y - DIAMOND} ${x + DIAMOND},${y} ${x},${y + DIAMOND} ${x - DIAMOND},${y}`;
+  return (
+    <g className="flow-condition" data-input={condition.input}>
+      <title>{`${condition.input}: if ${condition.test} then ${condition.then} else ${condition.else}`}</title>
+      <path className="flow-link" d={`M${FLOW_SIZES.stepWidth},${fromY} C${x - 30},${fromY} ${x - 30},${y} ${x - DIAMOND},${y}`} />
+      <text className="flow-condition-test" x={x - DIAMOND} y={y - 24}>
+        {truncateLabel(`${condition.input}: if ${condition.test}`, 48)}
+      </text>
+      <polygon points={diamond} />
+      <text className="flow-diamond-mark" x={x} y={y + 4} textAnchor="middle">
+        ?
+      </text>
+      <BranchEdge label="then" value={condition.then} fromX={x + DIAMOND} fromY={y} toY={y - 2} />
+      <BranchEdge label="else" value={condition.else} fromX={x} fromY={y + DIAMOND} toY={y + 26} />
+    </g>
+  );
+}
+
+function BranchEdge({ label, value, fromX, fromY, toY }: { label: string; value: string; fromX: number; fromY: number; toY: number }) {
+  const boxX = FLOW_SIZES.branchX;
+  return (
+    <g className={`flow-branch flow-branch-${label}`}>
+      <path className="flow-edge" d={`M${fromX},${fromY} L${fromX},${toY} L${boxX - 1},${toY}`} markerEnd="url(#flow-arrow)" />
+      <text className="flow-edge-label" x={boxX - 34} y={toY - 4}>
+        {label}
+      </text>
+      <rect x={boxX} y={toY - 10} width={FLOW_SIZES.branchWidth} height={20} rx={4} />
+      <text x={boxX + 6} y={toY + 4}>
+        {truncateLabel(value || '(nothing)', VALUE_CHARS)}
+      </text>
+    </g>
+  );
+}
+
+function ToolBranch({ tool, fromY }: { tool: PlacedTool; fromY: number }) {
+  const boxX = FLOW_SIZES.branchX;
+  const y = tool.y + 14;
+  return (
+    <g className="flow-tool" data-tool={tool.task}>
+      <path className="flow-edge flow-link" d={`M${FLOW_SIZES.stepWidth},${fromY} C${boxX - 40},${fromY} ${boxX - 40},${y} ${boxX - 1},${y}`} markerEnd="url(#flow-arrow)" />
+      <text className="flow-edge-label" x={FLOW_SIZES.sideX - 8} y={y - 6}>
+        may call
+      </text>
+      <rect x={boxX} y={y - 11} width={FLOW_SIZES.branchWidth} height={22} rx={6} />
+      <text x={boxX + 6} y={y + 4}>
+        {truncateLabel(`${tool.task}${tool.action ? ` (${tool.action})` : ' (no task of that name)'}`, VALUE_CHARS)}
+      </text>
+    </g>
+  );
+}

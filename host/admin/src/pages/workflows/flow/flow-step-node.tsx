@@ -1,0 +1,49 @@
+import { FLOW_SIZES, type PlacedStep } from './flow-layout.ts';
+import { truncateLabel } from './truncate-label.ts';
+
+/** One step's box: its number and task, the action it runs, its memory badges, "failed" if it did. */
+export function FlowStepNode({ placed, failed }: { placed: PlacedStep; failed: boolean }) {
+  const { step, y, height } = placed;
+  const className = ['flow-step', failed && 'failed', !step.action && 'unknown'].filter(Boolean).join(' ');
+  return (
+    <g className={className} data-step={step.task} data-position={step.position}>
+      <title>{step.description ?? step.task}</title>
+      <rect x={0} y={y} width={FLOW_SIZES.stepWidth} height={height} rx={6} />
+      <text className="flow-step-task" x={10} y={y + 20}>
+        {truncateLabel(`${step.position + 1}. ${step.task || '(no task)'}`, failed ? 20 : 28)}
+      </text>
+      {failed && (
+        <text className="flow-failed" x={FLOW_SIZES.stepWidth - 10} y={y + 20} textAnchor="end">
+          failed
+        </text>
+      )}
+      <text className="flow-step-action" x={10} y={y + 39}>
+        {step.action ? truncateLabel(step.action, 30) : 'no task of that name'}
+      </text>
+      {step.memory.length > 0 && <MemoryBadges placed={placed} />}
+    </g>
+  );
+}
+
+function MemoryBadges({ placed }: { placed: PlacedStep }) {
+  let x = 10;
+  return (
+    <g className="flow-memory">
+      {placed.step.memory.map((touch) => {
+        const label = truncateLabel(`${touch.name} · ${touch.access.join(', ')}`, 30);
+        const width = label.length * 6.2 + 12;
+        const badge = (
+          <g key={touch.name} data-memory={touch.name}>
+            <title>{`memory ${touch.name}: ${touch.access.join(', ')}`}</title>
+            <rect x={x} y={placed.y + FLOW_SIZES.stepHeight - 4} width={width} height={18} rx={9} />
+            <text x={x + 6} y={placed.y + FLOW_SIZES.stepHeight + 9}>
+              {label}
+            </text>
+          </g>
+        );
+        x += width + 6;
+        return badge;
+      })}
+    </g>
+  );
+}
