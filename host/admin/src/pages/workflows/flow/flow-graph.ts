@@ -38,8 +38,9 @@ interface Parsed {
 }
 
 /**
- * The flow of a workflow's YAML, for drawing. Never throws: while the text does not parse, it
- * returns `previous` (the last good graph) with the error, or the steps it could read. The
+ * The flow of a workflow's YAML, for drawing. Never throws: while the text does not parse or
+ * has no steps, it returns `previous` (the last graph drawn) with the error, else the steps it
+ * could read. The
  * format's flow is a list of `do` steps; its conditions live in task inputs (`test ? a : b`
  * expressions) and its branches in an agent's tools.
  *
@@ -49,11 +50,18 @@ interface Parsed {
  */
 export function buildFlowGraph(yaml: string, previous?: FlowGraph): FlowGraph {
   const { parsed, error } = parseFlow(yaml);
-  if (error && previous && previous.steps.length > 0) return { steps: previous.steps, error };
   const steps = parsed ? parsed.flow.map((step, position) => toStep(parsed, step, position)) : [];
-  const missing = steps.length === 0 ? 'No steps: list them under `flow:` as `- do: <task>`' : undefined;
-  const problem = error ?? missing;
-  return problem ? { steps, error: problem } : { steps };
+  const problem = error ?? stepsProblem(steps);
+  if (!problem) return { steps };
+  const keepPrevious = (error !== undefined || steps.length === 0) && previous !== undefined && previous.steps.length > 0;
+  return { steps: keepPrevious ? previous.steps : steps, error: problem };
+}
+
+/** Why the steps read cannot be drawn as they are: none, or one that names no task. */
+function stepsProblem(steps: FlowStep[]): string | undefined {
+  if (steps.length === 0) return 'No steps: list them under `flow:` as `- do: <task>`';
+  const unnamed = steps.find((step) => step.task === '');
+  return unnamed ? `Step ${unnamed.position + 1} names no task: write it as \`- do: <task>\`` : undefined;
 }
 
 function parseFlow(yaml: string): { parsed?: Parsed; error?: string } {
