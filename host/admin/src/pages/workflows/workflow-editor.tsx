@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/api-client.ts';
 import { errorMessage, isApiError } from '../../api/api-error.ts';
@@ -6,18 +6,27 @@ import type { Workflow, WorkflowProblem } from '../../api/api-types.ts';
 import { useSession } from '../../auth/session-context.tsx';
 import { FieldError } from '../../components/field-error.tsx';
 import { DeleteWorkflowButton } from './delete-workflow-button.tsx';
+import './editor/workflow-editor.css';
 import { NEW_WORKFLOW_YAML } from './new-workflow-yaml.ts';
 import { TestRunPanel } from './test-run-panel.tsx';
 import { useWorkflowValidation } from './use-workflow-validation.ts';
 import { VersionsList } from './versions-list.tsx';
 import { YamlEditor } from './yaml-editor.tsx';
 
-/** Edits a workflow's name and YAML; each save is a new version. Problems show at their lines. */
+// The flow view parses YAML (the `yaml` package): loaded with the workflow pages only, like the editor.
+const FlowView = lazy(() => import('./flow/flow-view.tsx').then((module) => ({ default: module.FlowView })));
+
+/**
+ * Edits a workflow's name and YAML beside the drawn flow; each save is a new version. Problems
+ * show in the editor's gutter; the step that failed the last test run is marked in the flow
+ * until the YAML changes.
+ */
 export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onSaved?: () => void }) {
   const navigate = useNavigate();
   const { can } = useSession();
   const [name, setName] = useState(workflow?.name ?? '');
   const [yaml, setYaml] = useState(workflow?.yaml ?? NEW_WORKFLOW_YAML);
+  const [failing, setFailing] = useState<{ yaml: string; step: string | undefined }>();
   const [saveProblems, setSaveProblems] = useState<{ yaml: string; problems: WorkflowProblem[] }>();
   const [errors, setErrors] = useState<{ name?: string; form?: string }>({});
   const [saving, setSaving] = useState(false);
@@ -25,6 +34,8 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
   const allowed = can(workflow ? 'workflow:update' : 'workflow:create');
   const liveProblems = useWorkflowValidation(yaml, can('workflow:read'));
   const problems = liveProblems ?? (saveProblems?.yaml === yaml ? saveProblems.problems : []);
+  // The mark belongs to the YAML that was run: an edit clears it.
+  const failingStep = failing?.yaml === yaml ? failing.step : undefined;
 
   const save = async () => {
     setSaving(true);
@@ -54,31 +65,34 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
           Viewing version {workflow.version}; saving makes it version {workflow.currentVersion + 1}. <Link to={`/workflows/${workflow.id}`}>Current version</Link>
         </p>
       )}
-      <div className="columns">
-        <div className="form">
-          <label>
-            Name
-            <input name="name" value={name} disabled={!allowed} onChange={(e) => setName(e.target.value)} />
-          </label>
-          <FieldError message={errors.name} />
+      <div className="form workflow-form">
+        <label>
+          Name
+          <input name="name" value={name} disabled={!allowed} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <FieldError message={errors.name} />
+        <div className="workflow-workbench">
           <YamlEditor value={yaml} onChange={setYaml} problems={problems} readOnly={!allowed} />
-          {notice && <p className="error" role="alert">{notice}</p>}
-          <FieldError message={errors.form} />
-          <p className="actions">
-            <button type="button" className="primary" disabled={!allowed || saving} onClick={save}>
-              {saving ? 'Saving…' : 'Save'}
-            </button>
-            <Link to="/workflows">Back to workflows</Link>
-            {workflow && <DeleteWorkflowButton workflow={workflow} />}
-          </p>
+          <Suspense fallback={<p className="flow-loading">Drawing the flow…</p>}>
+            <FlowView yaml={yaml} failingStep={failingStep} />
+          </Suspense>
         </div>
-        {workflow && (
-          <aside>
-            <VersionsList workflow={workflow} />
-            <TestRunPanel workflow={workflow} />
-          </aside>
-        )}
+        {notice && <p className="error" role="alert">{notice}</p>}
+        <FieldError message={errors.form} />
+        <p className="actions">
+          <button type="button" className="primary" disabled={!allowed || saving} onClick={save}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+          <Link to="/workflows">Back to workflows</Link>
+          {workflow && <DeleteWorkflowButton workflow={workflow} />}
+        </p>
       </div>
+      {workflow && (
+        <div className="workflow-extras">
+          <VersionsList workflow={workflow} />
+          <TestRunPanel workflow={workflow} onFinished={(step) => setFailing({ yaml, step })} />
+        </div>
+      )}
     </section>
   );
 }

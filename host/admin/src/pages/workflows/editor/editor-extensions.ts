@@ -1,0 +1,57 @@
+import { autocompletion, completionKeymap } from '@codemirror/autocomplete';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { yaml } from '@codemirror/lang-yaml';
+import { bracketMatching, defaultHighlightStyle, foldGutter, foldKeymap, indentOnInput, indentUnit, syntaxHighlighting } from '@codemirror/language';
+import { lintGutter, lintKeymap } from '@codemirror/lint';
+import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
+import { Compartment, EditorState, type Extension } from '@codemirror/state';
+import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, highlightSpecialChars, keymap, lineNumbers } from '@codemirror/view';
+import { jsonataCompletion } from './jsonata-completion.ts';
+import { jsonataMarks } from './jsonata-marks.ts';
+import { memoryDefinitionsField } from './memory-definitions.ts';
+import { schemaCompletion } from './schema-completion.ts';
+import { schemaHover } from './schema-hover.ts';
+
+/** Switches the editor between editable and read-only without rebuilding it. */
+export const readOnlyCompartment = new Compartment();
+
+/** Whether the document can be changed: a viewer's editor still selects, searches and copies. */
+export function readOnlyExtension(readOnly: boolean): Extension {
+  return [EditorState.readOnly.of(readOnly)];
+}
+
+/**
+ * The workflow editor: YAML with highlighting, two-space indentation (Tab indents; Escape then
+ * Tab leaves the editor), folding, search, history, the lint gutter for the server's problems,
+ * schema-driven completion and hover, and JSONata expressions marked and completed.
+ */
+export function editorExtensions(options: { label: string; describedBy: string; readOnly: boolean; onChange: (text: string) => void }): Extension {
+  return [
+    lineNumbers(),
+    highlightActiveLineGutter(),
+    foldGutter(),
+    lintGutter(),
+    highlightSpecialChars(),
+    history(),
+    drawSelection(),
+    indentOnInput(),
+    bracketMatching(),
+    highlightActiveLine(),
+    highlightSelectionMatches(),
+    syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+    EditorState.tabSize.of(2),
+    indentUnit.of('  '),
+    EditorView.lineWrapping,
+    yaml(),
+    memoryDefinitionsField,
+    autocompletion({ override: [schemaCompletion, jsonataCompletion], icons: false }),
+    schemaHover,
+    jsonataMarks,
+    keymap.of([...completionKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, ...defaultKeymap, indentWithTab]),
+    readOnlyCompartment.of(readOnlyExtension(options.readOnly)),
+    EditorView.contentAttributes.of({ 'aria-label': options.label, 'aria-describedby': options.describedBy }),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) options.onChange(update.state.doc.toString());
+    }),
+  ];
+}
