@@ -7,7 +7,7 @@ export const FLOW_SIZES = {
   badgeRow: 24,
   gap: 34,
   sideX: 250,
-  branchX: 300,
+  branchX: 330,
   branchWidth: 250,
   conditionHeight: 92,
   toolHeight: 34,

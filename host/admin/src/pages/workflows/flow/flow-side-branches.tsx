@@ -44,7 +44,7 @@ function BranchEdge({ label, value, fromX, fromY, toY }: { label: string; value:
   return (
     <g className={`flow-branch flow-branch-${label}`}>
       <path className="flow-edge" d={`M${fromX},${fromY} L${fromX},${toY} L${boxX - 1},${toY}`} markerEnd="url(#flow-arrow)" />
-      <text className="flow-edge-label" x={boxX - 34} y={toY - 4}>
+      <text className="flow-edge-label" x={boxX - 6} y={toY - 4} textAnchor="end">
         {label}
       </text>
       <rect x={boxX} y={toY - 10} width={FLOW_SIZES.branchWidth} height={20} rx={4} />
@@ -61,7 +61,7 @@ function ToolBranch({ tool, fromY }: { tool: PlacedTool; fromY: number }) {
   return (
     <g className="flow-tool" data-tool={tool.task}>
       <path className="flow-edge flow-link" d={`M${FLOW_SIZES.stepWidth},${fromY} C${boxX - 40},${fromY} ${boxX - 40},${y} ${boxX - 1},${y}`} markerEnd="url(#flow-arrow)" />
-      <text className="flow-edge-label" x={FLOW_SIZES.sideX - 8} y={y - 6}>
+      <text className="flow-edge-label" x={boxX - 6} y={y - 5} textAnchor="end">
         may call
       </text>
       <rect x={boxX} y={y - 11} width={FLOW_SIZES.branchWidth} height={22} rx={6} />

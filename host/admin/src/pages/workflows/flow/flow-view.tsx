@@ -48,7 +48,7 @@ export function FlowView(props: { yaml: string; failingStep?: string }) {
       </svg>
       {graph.error && (
         <figcaption className="flow-error" role="status">
-          {graph.steps.length > 0 ? 'Showing the last flow that could be read: ' : ''}
+          {graph.steps.length > 0 ? 'Showing the flow as last read: ' : ''}
           {graph.error}
         </figcaption>
       )}

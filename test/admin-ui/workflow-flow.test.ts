@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { bindDefinitionPlaceholders } from '../../host/workflows/document/bind-definition-placeholders.ts';
+import { browserSkipReason, saveScreenshot } from '../support/browser.ts';
+import { startAdminHost, type AdminHost } from './admin-host.ts';
+import { expect } from './expect-page.ts';
+
+// One real `npm start` and one browser page; the tests run in order on the same host.
+const skip = browserSkipReason();
+
+const GREETING = readFileSync(new URL('../../workflows/examples/greeting.yaml', import.meta.url), 'utf8');
+
+// The second step fails at run time: `$number` cannot cast that text (an expression error).
+const FAILING_YAML = `description: Greets, then fails on a bad number
+defs:
+  hello:
+    kind: task
+    action: send_text_message
+    inputs:
+      text: '="Hello " & $input.text'
+  count:
+    kind: task
+    action: send_text_message
+    inputs:
+      text: '="You are number " & $string($number("not a number"))'
+flow:
+  - do: hello
+  - do: count
+`;
+
+/** Replaces the editor's whole text as typed input (a textarea or a code editor alike). */
+async function replaceYaml(page: Page, yaml: string): Promise<void> {
+  const editor = page.getByLabel('Workflow YAML');
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(yaml);
+}
+
+describe('the flow beside the workflow YAML', { skip }, () => {
+  let admin: AdminHost;
+  const ids = new Map<string, string>();
+  before(async () => {
+    admin = await startAdminHost();
+    // What seeding does on a fresh embedded start: the `profile` definition, then the example bound to it.
+    const profile = await admin.api<{ id: string }>('POST', '/api/memory-definitions', {
+      name: 'Profile',
+      slug: 'profile',
+      scope: 'global',
+      schema: { type: 'object', properties: { name: { type: 'string', description: "The subscriber's first name" } } },
+    });
+    assert.equal(profile.status, 201);
+    const workflows: [string, string][] = [
+      ['Greeting', bindDefinitionPlaceholders(GREETING, new Map([['profile', profile.body.id]]))],
+      ['Counting', FAILING_YAML],
+    ];
+    for (const [name, yaml] of workflows) {
+      const created = await admin.api<{ id: string }>('POST', '/api/workflows', { name, yaml });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      ids.set(name, created.body.id);
+    }
+    await admin.page.goto(await admin.loginLink());
+    await expect(admin.page.getByText('admin (admin)')).visible();
+  });
+  after(() => admin?.close());
+
+  const flow = () => admin.page.getByTestId('flow-view');
+  const stepNames = () => flow().locator('.flow-step').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-step')));
+
+  test("shows the Greeting workflow's steps with their actions, conditions and the memory they touch", async () => {
+    const { page } = admin;
+    await page.goto(`${admin.host.url}/workflows/${ids.get('Greeting')}`);
+    await expect(page.getByRole('heading', { name: 'Greeting (v1)' })).visible();
+    await expect(flow().locator('.flow-step[data-step="remember_name"]')).contains('update_memory');
+    await expect(flow().locator('.flow-step[data-step="greet"]')).contains('send_text_message');
+    assert.deepEqual(await stepNames(), ['remember_name', 'greet']);
+    await expect(flow().locator('.flow-step[data-step="remember_name"] [data-memory="profile"]')).text('profile · reads, writes');
+    await expect(flow().locator('.flow-step[data-step="greet"] [data-memory="profile"]')).text('profile · reads');
+    await expect(flow().locator('.flow-condition[data-input="text"] .flow-condition-test')).text('text: if $exists($context.memory.profile.name)');
+    assert.equal(await flow().locator('.flow-condition').count(), 2);
+    assert.deepEqual(await flow().locator('.flow-condition .flow-edge-label').allTextContents(), ['then', 'else', 'then', 'else']);
+    const summary = await flow().getByRole('img').getAttribute('aria-label');
+    assert.match(summary ?? '', /^Flow of 2 steps\. Step 1, remember_name: runs update_memory; memory profile \(reads, writes\)/);
+    assert.equal(await flow().locator('.failed').count(), 0, 'nothing has failed yet');
+    await flow().scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'workflow-flow-greeting');
+  });
+
+  test('redraws as the YAML changes, and keeps the last flow while the text does not parse', async () => {
+    const { page } = admin;
+    const swapped = GREETING.replace('  - do: remember_name\n  - do: greet', '  - do: greet\n  - do: remember_name\n  - do: farewell');
+    await replaceYaml(page, swapped);
+    await expect(flow().locator('.flow-step').first()).contains('1. greet');
+    assert.deepEqual(await stepNames(), ['greet', 'remember_name', 'farewell']);
+    await expect(flow().locator('.flow-step[data-step="farewell"]')).contains('no task of that name');
+    await saveScreenshot(page, 'workflow-flow-edited');
+
+    await replaceYaml(page, `${swapped}  - do: [`);
+    await expect(flow().locator('.flow-error')).contains('Showing the flow as last read');
+    assert.deepEqual(await stepNames(), ['greet', 'remember_name', 'farewell']);
+  });
+
+  test('marks the step that failed after a failing test run', async () => {
+    const { page } = admin;
+    await page.goto(`${admin.host.url}/workflows/${ids.get('Counting')}`);
+    await expect(page.getByRole('heading', { name: 'Counting (v1)' })).visible();
+    await expect(flow().locator('.flow-step[data-step="count"]')).visible();
+    assert.equal(await flow().locator('.failed').count(), 0);
+    await page.getByRole('button', { name: 'Run test' }).click();
+    await expect(page.getByRole('list', { name: 'Steps' }).locator('li[data-task="count"]')).contains('failed');
+    await expect(flow().locator('.flow-step.failed')).contains('failed');
+    assert.deepEqual(await flow().locator('.flow-step.failed').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-step'))), ['count']);
+    assert.match((await flow().getByRole('img').getAttribute('aria-label')) ?? '', /Step 2, count \(failed\): runs send_text_message/);
+    await flow().scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'workflow-flow-failed-step');
+  });
+});
