@@ -75,13 +75,14 @@ describe('the flow beside the workflow YAML', { skip }, () => {
     await expect(flow().locator('.flow-step[data-step="remember_name"]')).contains('update_memory');
     await expect(flow().locator('.flow-step[data-step="greet"]')).contains('send_text_message');
     assert.deepEqual(await stepNames(), ['remember_name', 'greet']);
-    await expect(flow().locator('.flow-step[data-step="remember_name"] [data-memory="profile"]')).text('profile · reads, writes');
-    await expect(flow().locator('.flow-step[data-step="greet"] [data-memory="profile"]')).text('profile · reads');
-    await expect(flow().locator('.flow-condition[data-input="text"] .flow-condition-test')).text('text: if $exists($context.memory.profile.name)');
+    await expect(flow().locator('.flow-step[data-step="remember_name"] [data-memory="profile"] text')).text('profile · reads, writes');
+    await expect(flow().locator('.flow-step[data-step="greet"] [data-memory="profile"] text')).text('profile · reads');
+    await expect(flow().locator('.flow-condition[data-input="text"] .flow-condition-test')).contains('text: if $exists($context.memory.profile');
     assert.equal(await flow().locator('.flow-condition').count(), 2);
     assert.deepEqual(await flow().locator('.flow-condition .flow-edge-label').allTextContents(), ['then', 'else', 'then', 'else']);
     const summary = await flow().getByRole('img').getAttribute('aria-label');
     assert.match(summary ?? '', /^Flow of 2 steps\. Step 1, remember_name: runs update_memory; memory profile \(reads, writes\)/);
+    assert.match(summary ?? '', /text depends on \$exists\(\$context\.memory\.profile\.name\)\.$/);
     assert.equal(await flow().locator('.failed').count(), 0, 'nothing has failed yet');
     await flow().scrollIntoViewIfNeeded();
     await saveScreenshot(page, 'workflow-flow-greeting');

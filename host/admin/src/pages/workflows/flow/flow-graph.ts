@@ -66,7 +66,7 @@ function stepsProblem(steps: FlowStep[]): string | undefined {
 
 function parseFlow(yaml: string): { parsed?: Parsed; error?: string } {
   try {
-    const document = parseDocument(yaml, { prettyErrors: true });
+    const document = parseDocument(yaml, { prettyErrors: true, logLevel: 'error' });
     const error = document.errors[0]?.message.split('\n')[0]?.replace(/:$/, '');
     const root: unknown = document.toJS();
     return { parsed: isRecord(root) ? readParts(root) : undefined, error };

@@ -2,13 +2,13 @@ import type { FlowCondition, FlowGraph, FlowStep, FlowTool } from './flow-graph.
 
 /** Sizes of the drawing, in SVG units (the SVG scales to its box). */
 export const FLOW_SIZES = {
-  stepWidth: 210,
+  stepWidth: 190,
   stepHeight: 50,
   badgeRow: 24,
   gap: 34,
-  sideX: 250,
-  branchX: 330,
-  branchWidth: 250,
+  sideX: 226,
+  branchX: 300,
+  branchWidth: 214,
   conditionHeight: 92,
   toolHeight: 34,
   top: 44,

@@ -2,7 +2,7 @@ import { FLOW_SIZES, type PlacedCondition, type PlacedStep, type PlacedTool } fr
 import { truncateLabel } from './truncate-label.ts';
 
 const DIAMOND = 14;
-const VALUE_CHARS = 38;
+const VALUE_CHARS = 32;
 
 /** What sits beside a step: a diamond per conditional input, an edge per tool an agent may call. */
 export function FlowSideBranches({ placed }: { placed: PlacedStep }) {
@@ -27,7 +27,7 @@ function ConditionBranch({ condition, fromY }: { condition: PlacedCondition; fro
       <title>{`${condition.input}: if ${condition.test} then ${condition.then} else ${condition.else}`}</title>
       <path className="flow-link" d={`M${FLOW_SIZES.stepWidth},${fromY} C${x - 30},${fromY} ${x - 30},${y} ${x - DIAMOND},${y}`} />
       <text className="flow-condition-test" x={x - DIAMOND} y={y - 24}>
-        {truncateLabel(`${condition.input}: if ${condition.test}`, 48)}
+        {truncateLabel(`${condition.input}: if ${condition.test}`, 44)}
       </text>
       <polygon points={diamond} />
       <text className="flow-diamond-mark" x={x} y={y + 4} textAnchor="middle">

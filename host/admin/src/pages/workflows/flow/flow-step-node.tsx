@@ -10,7 +10,7 @@ export function FlowStepNode({ placed, failed }: { placed: PlacedStep; failed: b
       <title>{step.description ?? step.task}</title>
       <rect x={0} y={y} width={FLOW_SIZES.stepWidth} height={height} rx={6} />
       <text className="flow-step-task" x={10} y={y + 20}>
-        {truncateLabel(`${step.position + 1}. ${step.task || '(no task)'}`, failed ? 20 : 28)}
+        {truncateLabel(`${step.position + 1}. ${step.task || '(no task)'}`, failed ? 18 : 25)}
       </text>
       {failed && (
         <text className="flow-failed" x={FLOW_SIZES.stepWidth - 10} y={y + 20} textAnchor="end">
@@ -18,7 +18,7 @@ export function FlowStepNode({ placed, failed }: { placed: PlacedStep; failed: b
         </text>
       )}
       <text className="flow-step-action" x={10} y={y + 39}>
-        {step.action ? truncateLabel(step.action, 30) : 'no task of that name'}
+        {step.action ? truncateLabel(step.action, 27) : 'no task of that name'}
       </text>
       {step.memory.length > 0 && <MemoryBadges placed={placed} />}
     </g>
@@ -30,7 +30,7 @@ function MemoryBadges({ placed }: { placed: PlacedStep }) {
   return (
     <g className="flow-memory">
       {placed.step.memory.map((touch) => {
-        const label = truncateLabel(`${touch.name} · ${touch.access.join(', ')}`, 30);
+        const label = truncateLabel(`${touch.name} · ${touch.access.join(', ')}`, 27);
         const width = label.length * 6.2 + 12;
         const badge = (
           <g key={touch.name} data-memory={touch.name}>

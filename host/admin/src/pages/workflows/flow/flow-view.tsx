@@ -5,6 +5,9 @@ import { FlowStepNode } from './flow-step-node.tsx';
 import { useFlowGraph } from './use-flow-graph.ts';
 import './flow-view.css';
 
+// A narrow column shrinks the drawing down to this scale, then scrolls it sideways: text stays readable.
+const MIN_SCALE = 0.8;
+
 /**
  * The workflow's flow drawn beside its YAML, read-only, redrawn as the author types: each step
  * with the task's action and the memory it touches, each conditional input as a diamond with
@@ -24,7 +27,7 @@ export function FlowView(props: { yaml: string; failingStep?: string }) {
   const centerX = FLOW_SIZES.stepWidth / 2;
   return (
     <figure className="flow-view" data-testid="flow-view">
-      <svg role="img" aria-label={describeFlow(graph, props.failingStep)} viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height}>
+      <svg role="img" aria-label={describeFlow(graph, props.failingStep)} viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height} style={{ minWidth: layout.width * MIN_SCALE }}>
         <defs>
           <marker id="flow-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
             <path d="M0,0 L10,5 L0,10 z" />
