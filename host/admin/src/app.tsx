@@ -32,7 +32,7 @@ export function App() {
               </RequireSession>
             }
           >
-            <Route index element={<Navigate to="/workflows/memory" replace />} />
+            <Route index element={<Navigate to="/workflows" replace />} />
             <Route path="workflows/memory" element={<MemoryListPage />} />
             <Route path="workflows/memory/:id" element={<MemoryFormPage />} />
             <Route path="workflows" element={<WorkflowsPage />} />

@@ -5,6 +5,7 @@ import { errorMessage, isApiError } from '../../api/api-error.ts';
 import type { MemoryDefinition, MemoryScope } from '../../api/api-types.ts';
 import { useSession } from '../../auth/session-context.tsx';
 import { FieldError } from '../../components/field-error.tsx';
+import { useTouched } from '../../components/use-touched.ts';
 import { TTL_UNITS } from './format-ttl.ts';
 import { useMemoryFormState } from './memory-form-state.ts';
 import { SchemaEditor } from './schema-editor.tsx';
@@ -28,10 +29,16 @@ export function MemoryDefinitionForm({ definition }: { definition?: MemoryDefini
   const [errors, setErrors] = useState<Partial<Record<FieldKey, string>>>({});
   const [saving, setSaving] = useState(false);
   const allowed = can(definition ? 'memory_definition:update' : 'memory_definition:create');
+  const touched = useTouched<'name' | 'slug'>();
+  // A slug's problem shows once one is typed (by hand or from the name), or it was left, or saving was tried.
   const slugProblem = slugMessage(check);
+  const shownSlugProblem = fields.slug !== '' || touched.shows('slug') ? slugProblem : undefined;
+  const nameProblem = touched.shows('name') && fields.name.trim() === '' ? 'A name is required' : undefined;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    touched.trySave();
+    if (slugProblem !== undefined) return;
     setSaving(true);
     setErrors({});
     try {
@@ -53,14 +60,29 @@ export function MemoryDefinitionForm({ definition }: { definition?: MemoryDefini
         <fieldset disabled={!allowed}>
           <label>
             Name
-            <input name="name" aria-describedby="name-error" value={fields.name} onChange={(e) => set.name(e.target.value)} required aria-invalid={errors.name ? true : undefined} />
+            <input
+              name="name"
+              aria-describedby="name-error"
+              value={fields.name}
+              onChange={(e) => set.name(e.target.value)}
+              onBlur={touched.blur('name')}
+              required
+              aria-invalid={nameProblem || errors.name ? true : undefined}
+            />
           </label>
-          <FieldError id="name-error" message={errors.name} />
+          <FieldError id="name-error" message={nameProblem ?? errors.name} />
           <label>
             Slug
-            <input name="slug" aria-describedby="slug-error" value={fields.slug} onChange={(e) => set.slug(e.target.value)} aria-invalid={slugProblem || errors.slug ? true : undefined} />
+            <input
+              name="slug"
+              aria-describedby="slug-error"
+              value={fields.slug}
+              onChange={(e) => set.slug(e.target.value)}
+              onBlur={touched.blur('slug')}
+              aria-invalid={shownSlugProblem || errors.slug ? true : undefined}
+            />
           </label>
-          <FieldError id="slug-error" message={slugProblem ?? errors.slug} />
+          <FieldError id="slug-error" message={shownSlugProblem ?? errors.slug} />
           <label>
             Scope
             <select name="scope" value={fields.scope} onChange={(e) => set.scope(e.target.value as MemoryScope)}>
@@ -96,7 +118,8 @@ export function MemoryDefinitionForm({ definition }: { definition?: MemoryDefini
         </fieldset>
         <FieldError message={errors.form} />
         <p className="actions">
-          <button type="submit" disabled={!allowed || saving || checking || slugProblem !== undefined}>
+          {/* A click marks the save as tried even when the browser's own checks then stop it. */}
+          <button type="submit" onClick={touched.trySave} disabled={!allowed || saving || checking || shownSlugProblem !== undefined}>
             {saving ? 'Saving…' : 'Save'}
           </button>
           <Link to="/workflows/memory">Cancel</Link>

@@ -1,15 +1,16 @@
 import { Link, useParams } from 'react-router';
-import type { Run, RunStep } from '../../api/api-types.ts';
 import { useApiData } from '../../api/use-api-data.ts';
 import { formatDate } from '../../components/format-date.ts';
 import { LoadState } from '../../components/load-state.tsx';
+import { RunConversation } from './run-conversation.tsx';
 import { RunSteps } from './run-steps.tsx';
+import { ownerLabel, type RunDetail } from './run-view.ts';
 import { useWorkflowNames } from './use-workflow-names.ts';
 
-/** One run: its trigger, input, status and steps. */
+/** One run: its trigger, input, status, steps, and the conversation it answered. */
 export function RunDetailPage() {
   const { id } = useParams();
-  const state = useApiData<Run & { steps: RunStep[] }>(`/api/runs/${id}`);
+  const state = useApiData<RunDetail>(`/api/runs/${id}`);
   const names = useWorkflowNames();
   return (
     <section>
@@ -32,8 +33,8 @@ export function RunDetailPage() {
               </dd>
               <dt>Trigger</dt>
               <dd>{run.inboundEventId ? `inbound event ${run.inboundEventId}` : 'test run from the admin panel'}</dd>
-              <dt>Owner</dt>
-              <dd>{run.ownerId}</dd>
+              <dt>Subscriber</dt>
+              <dd title={run.ownerId}>{ownerLabel(run)}</dd>
               <dt>Started / finished</dt>
               <dd>
                 {formatDate(run.startedAt)} / {formatDate(run.finishedAt)}
@@ -53,6 +54,7 @@ export function RunDetailPage() {
             </dl>
             <h2>Steps</h2>
             <RunSteps steps={run.steps} />
+            <RunConversation messages={run.conversation} subscriber={ownerLabel(run)} />
           </>
         )}
       </LoadState>

@@ -5,6 +5,7 @@ import { errorMessage, isApiError } from '../../api/api-error.ts';
 import type { Channel, Source, WorkflowSummary } from '../../api/api-types.ts';
 import { useSession } from '../../auth/session-context.tsx';
 import { FieldError } from '../../components/field-error.tsx';
+import { useTouched } from '../../components/use-touched.ts';
 import { CopyField } from './copy-field.tsx';
 import { SourceLink } from './source-link.tsx';
 import { DeleteSourceButton } from './delete-source-button.tsx';
@@ -37,8 +38,11 @@ export function SourceForm({
   // One object for the form's life: rjsf resets its fields when formData changes.
   const initialSettings = useMemo(() => source?.settings ?? {}, [source]);
   const allowed = can(source ? 'source:update' : 'source:create');
+  const touched = useTouched<'name'>();
+  const nameProblem = touched.shows('name') && name.trim() === '' ? 'A name is required' : undefined;
 
   const save = async (settings: Record<string, unknown>) => {
+    if (name.trim() === '') return;
     setSaving(true);
     setErrors({});
     const body = { name, settings, active, defaultWorkflowId: defaultWorkflowId || null };
@@ -61,9 +65,16 @@ export function SourceForm({
         <fieldset disabled={!allowed}>
           <label>
             Name
-            <input name="name" value={name} onChange={(e) => setName(e.target.value)} />
+            <input
+              name="name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              onBlur={touched.blur('name')}
+              aria-describedby="source-name-error"
+              aria-invalid={nameProblem || errors.name ? true : undefined}
+            />
           </label>
-          <FieldError message={errors.name} />
+          <FieldError id="source-name-error" message={nameProblem ?? errors.name} />
           <label>
             Channel
             <select name="channel" value={channelName} disabled={source !== undefined} onChange={(e) => setChannelName(e.target.value)}>
@@ -119,7 +130,7 @@ export function SourceForm({
             <FieldError id="settings-error" message={errors.settings} />
             <FieldError message={errors.form} />
             <p className="actions">
-              <button type="submit" disabled={!allowed || saving}>
+              <button type="submit" onClick={touched.trySave} disabled={!allowed || saving}>
                 {saving ? 'Saving…' : 'Save'}
               </button>
               <Link to="/sources">Back to sources</Link>
