@@ -30,12 +30,13 @@ describe('admin panel', { skip }, () => {
   });
   after(() => admin?.close());
 
-  test('the one-time login link signs the browser in and opens the panel', async () => {
+  test('the one-time login link signs the browser in and opens the panel on Workflows', async () => {
     const { page } = admin;
     await page.goto(await admin.loginLink());
-    await expectUrl(page, `${admin.host.url}/workflows/memory`);
-    await expect(page.getByRole('heading', { name: 'Memory' })).visible();
+    await expectUrl(page, `${admin.host.url}/workflows`);
+    await expect(page.getByRole('heading', { name: 'Workflows' })).visible();
     await expect(page.getByText('admin (admin)')).visible();
+    await page.getByRole('link', { name: 'Memory', exact: true }).click();
     await expect(page.getByText('No memory definitions yet.')).visible();
     await saveScreenshot(page, 'memory-empty');
   });
@@ -146,7 +147,8 @@ describe('admin panel', { skip }, () => {
     await expectUrl(page, /\/sign-in$/);
     await page.getByLabel('Token').fill(admin.token('viewer'));
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expectUrl(page, /\/workflows\/memory$/);
+    await expectUrl(page, /\/workflows$/);
+    await page.getByRole('link', { name: 'Memory', exact: true }).click();
     assert.equal(await page.getByRole('button', { name: 'New definition' }).isDisabled(), true);
     assert.equal(await page.getByRole('row', { name: /Shipping Address/ }).getByRole('button', { name: 'Delete' }).isDisabled(), true);
     await saveScreenshot(page, 'memory-viewer');
@@ -158,7 +160,7 @@ describe('admin panel', { skip }, () => {
     await expectUrl(page, /\/sign-in$/);
     await expect(page.getByText('Your session has ended; sign in again.')).visible();
     await page.goto(await admin.loginLink());
-    await expectUrl(page, /\/workflows\/memory$/);
+    await expectUrl(page, /\/workflows$/);
   });
 
   test('a channel is disabled and enabled again with its switch, and a rescan reports', async () => {
@@ -360,7 +362,7 @@ describe('admin panel', { skip }, () => {
     await saveScreenshot(page, 'workflow-viewer');
 
     await page.goto(await admin.loginLink());
-    await expectUrl(page, /\/workflows\/memory$/);
+    await expectUrl(page, /\/workflows$/);
     await page.getByRole('link', { name: 'Workflows', exact: true }).click();
     await page.getByRole('link', { name: 'Echo' }).click();
     await page.getByRole('button', { name: 'Delete' }).click();

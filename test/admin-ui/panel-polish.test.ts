@@ -98,13 +98,13 @@ describe('panel polish', { skip }, () => {
     const description = page.locator('#root_tenant_id__description');
     await expect(description.locator('code')).text('{api_url}/messages');
     assert.equal(await description.locator('script, img, b').count(), 0, 'no element from raw HTML');
-    assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined, 'nothing ran');
+    assert.equal(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned), undefined, 'nothing ran');
     const docs = description.getByRole('link', { name: 'the docs' });
     assert.equal(await docs.getAttribute('href'), 'https://docs.example/api');
     assert.equal(await docs.getAttribute('rel'), 'noopener noreferrer');
     assert.equal(await description.locator('a[href^="javascript"]').count(), 0, 'a javascript: link is not a link');
     await description.getByText('this', { exact: true }).click();
-    assert.equal(await page.evaluate(() => (window as { __clicked?: number }).__clicked), undefined);
+    assert.equal(await page.evaluate(() => (globalThis as { __clicked?: number }).__clicked), undefined);
     await saveScreenshot(page, 'polish-hostile-description');
     await page.unroute('**/api/channel');
   });
