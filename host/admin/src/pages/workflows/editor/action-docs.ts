@@ -19,7 +19,7 @@ const ACTION_DESCRIPTIONS: Record<ActionName, string> = {
 const INPUTS: Record<string, JsonSchema> = {
   text: { type: 'string', description: 'The text; an expression may build it, e.g. `="Hello " & $input.text`.' },
   quick_replies: { type: 'array', description: 'Buttons offered with the text: a list of { title, payload }.' },
-  memory: { type: 'object', description: 'New values by memory slug, usually an expression: `={ "profile": $merge([$context.memory.profile, { "name": "Ada" }]) }`.' },
+  memory: { description: 'New values by memory slug, usually an expression: `={ "profile": $merge([$context.memory.profile, { "name": "Ada" }]) }`.' },
   input_mode: { type: 'string', enum: ['history', 'prompt'], description: '`history`: the model sees the last `messages_limit` messages; `prompt`: only `prompt` (else the message text).' },
   messages_limit: { type: 'integer', description: 'How many recent messages the model sees with `input_mode: history` (1-100, default 10).' },
   system: { type: 'string', description: 'The system prompt: who the model is and how it answers.' },

@@ -11,6 +11,7 @@ import { jsonataMarks } from './jsonata-marks.ts';
 import { memoryDefinitionsField } from './memory-definitions.ts';
 import { schemaCompletion } from './schema-completion.ts';
 import { schemaHover } from './schema-hover.ts';
+import { insertYamlNewline } from './yaml-enter.ts';
 
 /** Switches the editor between editable and read-only without rebuilding it. */
 export const readOnlyCompartment = new Compartment();
@@ -47,7 +48,7 @@ export function editorExtensions(options: { label: string; describedBy: string; 
     autocompletion({ override: [schemaCompletion, jsonataCompletion], icons: false }),
     schemaHover,
     jsonataMarks,
-    keymap.of([...completionKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, ...defaultKeymap, indentWithTab]),
+    keymap.of([...completionKeymap, { key: 'Enter', run: insertYamlNewline }, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, ...defaultKeymap, indentWithTab]),
     readOnlyCompartment.of(readOnlyExtension(options.readOnly)),
     EditorView.contentAttributes.of({ 'aria-label': options.label, 'aria-describedby': options.describedBy }),
     EditorView.updateListener.of((update) => {
