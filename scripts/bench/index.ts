@@ -23,6 +23,7 @@ const BENCHMARKS: Record<string, { description: string; load: () => Promise<{ ru
     description: 'live chat: WebSocket clients send messages to the greeting workflow through a web source; send → reply latency, host RSS',
     load: async () => ({ run: (await import('./web.ts')).runWebBenchmark }),
   },
+  'admin-editor': { description: 'the workflow editor: admin bundle gzip per chunk, editor page load vs the Memory list (Chromium), typing latency in 500 lines', load: async () => ({ run: (await import('./admin-editor.ts')).runAdminEditorBenchmark }) },
   chaos: {
     description: 'faults under load: two instances, one SIGKILLed and a PostgreSQL restart mid-run; sent/acknowledged/processed/lost/duplicated, one instance vs two',
     load: async () => ({ run: (await import('./chaos.ts')).runChaosBenchmark }),
