@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { expect, expectUrl } from './expect-page.ts';
 import { browserSkipReason, saveScreenshot } from '../support/browser.ts';
 import { startAdminHost, type AdminHost } from './admin-host.ts';
+import { expectEditorText, workflowEditor } from './code-editor.ts';
 
 // One real `npm start` and one browser page for the whole file; the tests run in order and
 // build on each other (signed in once, the definition created before it is searched).
@@ -280,12 +281,14 @@ describe('admin panel', { skip }, () => {
     await expect(page.getByRole('alert').filter({ hasText: 'Not saved' })).visible();
     const problem = page.getByRole('list', { name: 'Problems' }).getByRole('listitem').first();
     await expect(problem).contains('Line 9, column 9 (flow.0.do)');
-    await expect(page.locator('.line-problem[data-line="9"]')).text('No def is named "replyy"');
-    assert.equal(await page.locator('.gutter [data-line="9"]').getAttribute('class'), 'bad');
-    assert.equal(await page.locator('.gutter .bad').count(), 1);
-    const message = await page.locator('.line-problem[data-line="9"]').boundingBox();
-    const lineNumber = await page.locator('.gutter [data-line="9"]').boundingBox();
-    assert.ok(message && lineNumber && Math.abs(message.y - lineNumber.y) < 3, 'the message sits on line 9');
+    const marker = page.locator('.cm-gutter-lint .cm-lint-marker-error');
+    assert.equal(await marker.count(), 1);
+    await expect(page.locator('.cm-lintRange-error')).text('replyy');
+    const markerBox = await marker.boundingBox();
+    const lineBox = await workflowEditor(page).locator('.cm-line').nth(8).boundingBox();
+    assert.ok(markerBox && lineBox && Math.abs(markerBox.y + markerBox.height / 2 - (lineBox.y + lineBox.height / 2)) < 4, 'the marker is on line 9');
+    await marker.hover();
+    await expect(page.locator('.cm-tooltip-lint')).contains('No def is named "replyy"');
     await saveScreenshot(page, 'workflow-problem');
 
     await editor.fill(ECHO_YAML);
@@ -293,7 +296,7 @@ describe('admin panel', { skip }, () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expectUrl(page, /\/workflows\/[0-9a-f-]{36}$/);
     await expect(page.getByRole('heading', { name: 'Echo (v1)' })).visible();
-    await page.getByLabel('Message').fill('hi there');
+    await page.getByLabel('Message', { exact: true }).fill('hi there');
     await page.getByRole('button', { name: 'Run test' }).click();
     const steps = page.getByRole('list', { name: 'Steps' });
     await expect(steps.locator('li[data-task="reply"]')).contains('succeeded');
@@ -307,7 +310,7 @@ describe('admin panel', { skip }, () => {
     const versions = page.getByRole('region', { name: 'Versions' });
     await versions.getByRole('link', { name: 'v1' }).click();
     await expect(page.getByText('Viewing version 1; saving makes it version 3.')).visible();
-    await expect(editor).value(ECHO_YAML);
+    await expectEditorText(page, ECHO_YAML);
     await page.getByRole('link', { name: 'Back to workflows' }).click();
     await expect(page.getByRole('row', { name: /Echo/ })).contains('v2');
     await saveScreenshot(page, 'workflows');
