@@ -56,7 +56,8 @@ export function layoutFlow(graph: FlowGraph): FlowLayout {
 }
 
 function placeStep(step: FlowStep, y: number): PlacedStep {
-  const height = FLOW_SIZES.stepHeight + (step.memory.length > 0 ? FLOW_SIZES.badgeRow : 0);
+  // One row per memory badge: side by side, two badges overflowed the box.
+  const height = FLOW_SIZES.stepHeight + step.memory.length * FLOW_SIZES.badgeRow;
   let sideY = y;
   const conditions = step.conditions.map((condition) => {
     const placed = { ...condition, x: FLOW_SIZES.sideX + 16, y: sideY + 56 };

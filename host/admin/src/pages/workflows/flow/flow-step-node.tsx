@@ -26,23 +26,21 @@ export function FlowStepNode({ placed, failed }: { placed: PlacedStep; failed: b
 }
 
 function MemoryBadges({ placed }: { placed: PlacedStep }) {
-  let x = 10;
   return (
     <g className="flow-memory">
-      {placed.step.memory.map((touch) => {
-        const label = truncateLabel(`${touch.name} · ${touch.access.join(', ')}`, 27);
-        const width = label.length * 6.2 + 12;
-        const badge = (
+      {placed.step.memory.map((touch, row) => {
+        const label = truncateLabel(`${touch.name} · ${touch.access.join(', ')}`, 26);
+        const width = Math.min(label.length * 6.2 + 12, FLOW_SIZES.stepWidth - 20);
+        const top = placed.y + FLOW_SIZES.stepHeight - 4 + row * FLOW_SIZES.badgeRow;
+        return (
           <g key={touch.name} data-memory={touch.name}>
             <title>{`memory ${touch.name}: ${touch.access.join(', ')}`}</title>
-            <rect x={x} y={placed.y + FLOW_SIZES.stepHeight - 4} width={width} height={18} rx={9} />
-            <text x={x + 6} y={placed.y + FLOW_SIZES.stepHeight + 9}>
+            <rect x={10} y={top} width={width} height={18} rx={9} />
+            <text x={16} y={top + 13}>
               {label}
             </text>
           </g>
         );
-        x += width + 6;
-        return badge;
       })}
     </g>
   );
