@@ -45,6 +45,21 @@ describe('flow graph', () => {
     assert.deepEqual(steps.map((step) => step.memory), [[{ name: 'profile', access: ['reads', 'writes'] }], [{ name: 'profile', access: ['reads'] }]]);
   });
 
+  test('an update writes the slugs its outermost object names, not the properties of the values inside', () => {
+    // The def is named `colour` like a property of the value: a name match would count it as written.
+    const yaml = `defs:
+  colour: { kind: memory, settings: { definition_id: x } }
+  remember:
+    kind: task
+    action: update_memory
+    inputs:
+      memory: '={ "favourite_colour": { "colour": $input.text, "seen": [{ "at": "now" }] } }'
+flow:
+  - do: remember
+`;
+    assert.deepEqual(buildFlowGraph(yaml).steps[0]?.memory, [{ name: 'favourite_colour', access: ['writes'] }]);
+  });
+
   test('an AI task without bindings of its own takes the workflow memory; an agent branches to its tools', () => {
     const [helper, nowhere] = buildFlowGraph(AGENT_YAML).steps;
     assert.deepEqual(helper?.memory, [{ name: 'notes', access: ['bound'] }]);

@@ -96,7 +96,7 @@ function toStep(parsed: Parsed, step: unknown, position: number): FlowStep {
     ...(action === undefined ? {} : { action }),
     ...(typeof def?.description === 'string' ? { description: def.description } : {}),
     conditions: conditionsOf(inputs),
-    memory: def ? memoryTouched({ action, inputs, boundMemory: boundMemoryOf(parsed, def, action) }, memoryNames(parsed)) : [],
+    memory: def ? memoryTouched({ action, inputs, boundMemory: boundMemoryOf(parsed, def, action) }) : [],
     tools: action === 'ai_agent' ? stringList(inputs.tools).map((tool) => toTool(parsed, tool)) : [],
   };
 }
@@ -122,10 +122,6 @@ function boundMemoryOf(parsed: Parsed, def: Record<string, unknown>, action: str
   const own = isRecord(def.bindings) ? def.bindings.memory : undefined;
   if (own !== undefined) return stringList(own);
   return action?.startsWith('ai_') ? parsed.boundMemory : [];
-}
-
-function memoryNames(parsed: Parsed): string[] {
-  return Object.entries(parsed.defs).flatMap(([name, def]) => (def.kind === 'memory' ? [name] : []));
 }
 
 function stringList(value: unknown): string[] {
