@@ -9,6 +9,7 @@ import { conversationMessageSchema, subscriberNames, threadConversation } from '
 import type { RunOutbox } from './runtime/action.ts';
 import type { WorkflowRunner } from './runtime/workflow-runner.ts';
 import type { WorkflowStore } from './storage/workflow-store.ts';
+import { MAX_WORKFLOW_VERSION } from './workflows.routes.ts';
 
 const TAG = 'runs';
 
@@ -65,7 +66,7 @@ const testRunBody = z
       .max(200)
       .optional()
       .describe("Names the test memory owner `test:<ownerId>` (default: the caller's token subject); never a real subscriber"),
-    version: z.number().int().positive().optional().describe('Default: the current version'),
+    version: z.number().int().positive().max(MAX_WORKFLOW_VERSION).optional().describe('Default: the current version'),
   })
   .strict();
 

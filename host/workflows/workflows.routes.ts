@@ -14,8 +14,10 @@ const createBody = z.object({ name, yaml }).strict();
 const updateBody = z.object({ name: name.optional(), yaml }).strict();
 const validateBody = z.object({ yaml }).strict();
 const idParams = z.object({ id: z.string().describe('Workflow id (a uuid; anything else is not found)') });
+/** Versions are a PostgreSQL `integer`: a larger number names no version (and must not reach the query). */
+export const MAX_WORKFLOW_VERSION = 2_147_483_647;
 const versionQuery = z.object({
-  version: z.coerce.number().int().min(1).optional().describe('A version number; default the current version'),
+  version: z.coerce.number().int().min(1).max(MAX_WORKFLOW_VERSION).optional().describe('A version number; default the current version'),
 });
 const pagingQuery = listQuerySchema(['version'], '-version').pick({ limit: true, offset: true });
 const validation = z.object({

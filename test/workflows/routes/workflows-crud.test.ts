@@ -121,6 +121,10 @@ test('unknown ids and versions answer 404 with their own codes', async () => {
     assert.equal(response.body.error.code, code);
   }
   await assert.rejects(t.services.workflows.getVersion(created.id, 2), { code: 'BOT_ERR_WORKFLOW_VERSION_NOT_FOUND' });
+  // Past PostgreSQL's integer: refused as input, not a 500 from the query (found by the hostile-input property test).
+  const huge = await t.request('GET', `${WORKFLOWS_URL}/${created.id}?version=2147483648`, { as: 'admin' });
+  assert.equal(huge.status, 422, huge.text);
+  assert.equal(huge.body.error.code, 'BOT_ERR_HTTP_VALIDATION');
 });
 
 test('the list shows current versions without YAML, searches names literally, sorts and pages', async () => {
