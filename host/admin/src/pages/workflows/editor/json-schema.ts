@@ -1,4 +1,4 @@
-import shippedSchema from '../../../../../../schemas/workflow.schema.json';
+import shippedSchema from '../../../../../../schemas/workflow.schema.json' with { type: 'json' };
 
 /** The parts of a JSON Schema the editor reads (and `enumDescriptions`, its own addition). */
 export interface JsonSchema {
