@@ -180,17 +180,16 @@ export class Dispatcher {
         result = await this.#claim(free);
         this.#claimRetryDelayMs = CLAIM_RETRY_DELAY_MS;
       } catch (error) {
+        // What it was asked for was taken off the lists: the next claim looks everywhere.
+        this.#walkWanted = true;
         if (isUniqueViolationOf(error, ONE_RUNNING_PER_CONVERSATION) && !lostRace) {
           // Another instance's claim, committed while this one waited for it, took a conversation
           // this one picked (two of its deliveries committed out of order): nothing was claimed;
           // the next claim sees that conversation busy.
           this.options.logger.debug({ err: error }, 'a claim lost a conversation to another instance; claiming again');
           lostRace = true;
-          // What it was asked for was taken off the lists: look for it everywhere.
-          this.#walkWanted = true;
           continue;
         }
-        this.#walkWanted = true;
         this.options.logger.warn({ err: error }, 'could not claim inbound events (the database is away?); trying again');
         this.#scheduleClaimRetry();
         return;

@@ -86,7 +86,7 @@ const MAX_RETRY_AFTER_MS = 3_600_000;
  * The wait before the attempt after `attempts` failed ones: e^attempts seconds, as graphile-worker
  * waited before (2.7 s, 7.4 s, 20 s, 55 s …: about 29 minutes from the first attempt to the eighth), at most e^10 s.
  */
-export function retryBackoffMs(attempts: number): number {
+function retryBackoffMs(attempts: number): number {
   return Math.round(Math.exp(Math.min(Math.max(attempts, 1), 10)) * 1000);
 }
 

@@ -1,10 +1,10 @@
+import { isUuid } from '../db/fetch-sorted-page.ts';
+
 /** The NOTIFY channel the inbox signals on when it commits new events (and an admin queues one again). */
 export const INBOX_CHANNEL = 'bot_inbox';
 
 /** Events a notice names at most: 200 ids and their commas fit PostgreSQL's 8,000-byte payload. */
 export const MAX_ANNOUNCED_EVENTS = 200;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * What an inbox notice announces: the ids of the events it committed, or `anything` when it names
@@ -14,5 +14,5 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function readInboxNotice(payload: string | undefined): string[] | 'anything' {
   if (!payload) return 'anything';
   const ids = payload.split(',');
-  return ids.every((id) => UUID.test(id)) ? ids : 'anything';
+  return ids.every(isUuid) ? ids : 'anything';
 }

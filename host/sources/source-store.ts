@@ -53,7 +53,7 @@ export class SourceStore {
   }
 
   async get(id: string): Promise<SourceRow> {
-    const row = isUuid(id) ? await this.db<SourceRow>('sources').where({ id }).first() : undefined;
+    const row = await this.findById(id);
     if (!row) throw new AppError('BOT_ERR_SOURCE_NOT_FOUND', `No source has the id "${id}"`, { id });
     return row;
   }

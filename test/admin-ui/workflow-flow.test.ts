@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
 import { bindDefinitionPlaceholders } from '../../host/workflows/document/bind-definition-placeholders.ts';
 import { browserSkipReason, saveScreenshot } from '../support/browser.ts';
 import { startAdminHost, type AdminHost } from './admin-host.ts';
+import { setEditorText } from './code-editor.ts';
 import { expect } from './expect-page.ts';
 
 // One real `npm start` and one browser page; the tests run in order on the same host.
@@ -29,14 +29,6 @@ flow:
   - do: hello
   - do: count
 `;
-
-/** Replaces the editor's whole text as typed input (a textarea or a code editor alike). */
-async function replaceYaml(page: Page, yaml: string): Promise<void> {
-  const editor = page.getByLabel('Workflow YAML');
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.insertText(yaml);
-}
 
 describe('the flow beside the workflow YAML', { skip }, () => {
   let admin: AdminHost;
@@ -91,13 +83,13 @@ describe('the flow beside the workflow YAML', { skip }, () => {
   test('redraws as the YAML changes, and keeps the last flow while the text does not parse', async () => {
     const { page } = admin;
     const swapped = GREETING.replace('  - do: remember_name\n  - do: greet', '  - do: greet\n  - do: remember_name\n  - do: farewell');
-    await replaceYaml(page, swapped);
+    await setEditorText(page, swapped);
     await expect(flow().locator('.flow-step').first()).contains('1. greet');
     assert.deepEqual(await stepNames(), ['greet', 'remember_name', 'farewell']);
     await expect(flow().locator('.flow-step[data-step="farewell"]')).contains('no task of that name');
     await saveScreenshot(page, 'workflow-flow-edited');
 
-    await replaceYaml(page, `${swapped}  - do: [`);
+    await setEditorText(page, `${swapped}  - do: [`);
     await expect(flow().locator('.flow-error')).contains('Showing the flow as last read');
     assert.deepEqual(await stepNames(), ['greet', 'remember_name', 'farewell']);
   });

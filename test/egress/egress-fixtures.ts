@@ -1,10 +1,22 @@
-/** Shared by the egress tests: a loopback listener, a client with small limits, a coded-rejection check. */
-import assert from 'node:assert/strict';
+/** Shared by the egress tests: a loopback listener, a client with small limits, a coded-rejection check (the sandbox tests' own). */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
+import type { PlainInboundEvent } from '@bot-ai/api';
 import { EgressClient, type EgressClientOptions } from '../../host/egress/egress-client.ts';
 import type { EgressLimits } from '../../host/egress/egress-limits.ts';
+
+/** A message event of the `egress_probe` fixture channel, for the sends its tests make. */
+export const PROBE_EVENT: PlainInboundEvent = {
+  kind: 'message',
+  channelName: 'egress_probe',
+  rawEvent: {},
+  channelAttributes: {},
+  occurredAt: '2026-03-04T05:06:07.000Z',
+  eventId: 'evt-1',
+  senderForeignId: 'user-1',
+  message: { type: 'text', data: { text: 'hi' } },
+};
 
 export const TEST_LIMITS: EgressLimits = { timeoutMs: 2_000, maxRequestBytes: 1_024, maxResponseBytes: 4_096, maxRedirects: 3 };
 
@@ -62,15 +74,7 @@ export function startClient(t: TestContext, options: Partial<EgressClientOptions
   return client;
 }
 
-/** Awaits the rejection and checks its `code` (never instanceof); returns the error to inspect. */
-export async function rejectsWithCode(promise: Promise<unknown>, code: string): Promise<Error & { code: string; cause?: unknown }> {
-  const error = await promise.then(
-    () => assert.fail(`expected a rejection with ${code}`),
-    (reason: unknown) => reason as Error & { code: string; cause?: unknown },
-  );
-  assert.equal(error.code, code, `code of: ${error.message}`);
-  return error;
-}
+export { rejectsWithCode } from '../channels/sandbox/fixture-sandbox.ts';
 
 export function text(body: Uint8Array): string {
   return new TextDecoder().decode(body);

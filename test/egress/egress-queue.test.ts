@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import type { ChannelSource, PlainInboundEvent } from '@bot-ai/api';
+import type { ChannelSource } from '@bot-ai/api';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
-import { echo, startListener, TEST_LIMITS } from './egress-fixtures.ts';
+import { echo, PROBE_EVENT, startListener, TEST_LIMITS } from './egress-fixtures.ts';
 
 // A runner's fetches beyond the host's 16 in progress wait their turn rather than fail: the
 // dispatcher runs 64 events at once, each sending its reply through the channel's one runner,
@@ -12,17 +12,6 @@ import { echo, startListener, TEST_LIMITS } from './egress-fixtures.ts';
 const APP_ROOT = fileURLToPath(new URL('../fixtures/plugin-roots/egress', import.meta.url));
 const SANDBOX = { callTimeoutMs: 10_000, maxHeapMb: 64, maxThreads: 1, maxQueue: 100, idleTimeoutMs: 1_000 };
 const SENDS = 40;
-
-const EVENT: PlainInboundEvent = {
-  kind: 'message',
-  channelName: 'egress_probe',
-  rawEvent: {},
-  channelAttributes: {},
-  occurredAt: '2026-03-04T05:06:07.000Z',
-  eventId: 'evt-1',
-  senderForeignId: 'user-1',
-  message: { type: 'text', data: { text: 'hi' } },
-};
 
 let app: TestApp;
 before(async () => {
@@ -54,7 +43,7 @@ test('40 sends at once through one runner all reach the platform, at most 16 of 
   const source = { id, ref, settings, active };
 
   const sends = Array.from({ length: SENDS }, (_, index) =>
-    app.services.channels.call('egress_probe', (sandbox) => sandbox.send(EVENT, source, { type: 'text', data: { text: `${platform.origin}/api/messages` } }, { idempotencyKey: `k-${index}` })),
+    app.services.channels.call('egress_probe', (sandbox) => sandbox.send(PROBE_EVENT, source, { type: 'text', data: { text: `${platform.origin}/api/messages` } }, { idempotencyKey: `k-${index}` })),
   );
   const results = await Promise.allSettled(sends);
   const failed = results.filter((result) => result.status === 'rejected').map((result) => String((result as PromiseRejectedResult).reason?.cause?.message ?? (result as PromiseRejectedResult).reason));

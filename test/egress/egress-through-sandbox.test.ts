@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import type { ChannelSource, PlainInboundEvent } from '@bot-ai/api';
+import type { ChannelSource } from '@bot-ai/api';
 import { isPublicAddress } from '../../host/egress/is-public-address.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
-import { echo, resolverFor, startListener, TEST_LIMITS } from './egress-fixtures.ts';
+import { echo, PROBE_EVENT, resolverFor, startListener, TEST_LIMITS } from './egress-fixtures.ts';
 
 // The whole way: a plugin's this.http in its sandbox worker, the host bridge, the channel's
 // egress rules (its package.json's bot.egress, its sources' x-egress settings), the client.
@@ -36,20 +36,9 @@ async function createSource(name: string, apiUrl: string): Promise<ChannelSource
   return { id, ref, settings, active };
 }
 
-const EVENT: PlainInboundEvent = {
-  kind: 'message',
-  channelName: 'egress_probe',
-  rawEvent: {},
-  channelAttributes: {},
-  occurredAt: '2026-03-04T05:06:07.000Z',
-  eventId: 'evt-1',
-  senderForeignId: 'user-1',
-  message: { type: 'text', data: { text: 'hi' } },
-};
-
 /** Has the plugin POST to `url` on behalf of `source`; resolves to its mid, `<status> <body>`. */
 async function sendThroughPlugin(source: ChannelSource, url: string): Promise<string | undefined> {
-  const result = await app.services.channels.call('egress_probe', (sandbox) => sandbox.send(EVENT, source, { type: 'text', data: { text: url } }, { idempotencyKey: 'k' }));
+  const result = await app.services.channels.call('egress_probe', (sandbox) => sandbox.send(PROBE_EVENT, source, { type: 'text', data: { text: url } }, { idempotencyKey: 'k' }));
   return result.mid;
 }
 

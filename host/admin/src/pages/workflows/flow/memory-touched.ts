@@ -46,7 +46,7 @@ function writtenSlugs(memory: unknown): string[] {
 }
 
 /** The string-literal keys of the objects at the outermost brace level of a JSONata expression. */
-export function outermostObjectKeys(expression: string): string[] {
+function outermostObjectKeys(expression: string): string[] {
   const keys: string[] = [];
   let braces = 0;
   let nested = 0; // brackets and parentheses inside an object: their contents are not its keys
