@@ -133,7 +133,9 @@ test('a PostgreSQL orphaned with its watchdog killed too is stopped by the next 
   const watchdogPid = Number((await readFile(`/proc/${postgresPid}/stat`, 'utf8')).split(') ')[1]!.split(' ')[1]);
   // Its other child is the reader that waits on the host's pipe: the watchdog's other half.
   const watchdogChildren = (await readFile(`/proc/${watchdogPid}/task/${watchdogPid}/children`, 'utf8')).trim().split(' ').map(Number);
-  for (const pid of [watchdogPid, ...watchdogChildren.filter((pid) => pid !== postgresPid)]) process.kill(pid, 'SIGKILL');
+  // The reader first: once the watchdog is gone, the host closes its end of the pipe, and a
+  // reader still alive for that moment (a busy machine) would ask PostgreSQL to shut down.
+  for (const pid of [...watchdogChildren.filter((pid) => pid !== postgresPid), watchdogPid]) process.kill(pid, 'SIGKILL');
   process.kill(hostPid, 'SIGKILL');
   await crashed.stop('SIGTERM');
   assert.equal(await postmasterPid(), postgresPid, 'the orphaned PostgreSQL should still run');
