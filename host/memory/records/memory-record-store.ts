@@ -7,7 +7,7 @@ import { toMemoryRecord, type ListedMemoryRecord, type MemoryRecord, type Memory
 import { MemoryValueValidator, type ValueError } from './memory-value-validator.ts';
 import type { MemoryWriteEntry } from './memory-write-rows.ts';
 import { MemoryRecordWriter } from './memory-record-writer.ts';
-import { loadLiveRecords } from './memory-record-queries.ts';
+import { loadLiveRecords, type LoadedDefinition } from './memory-record-queries.ts';
 
 export type { MemoryWriteEntry } from './memory-write-rows.ts';
 
@@ -28,6 +28,21 @@ export interface MemoryLoadResult {
   /** Valid, unexpired values by slug; a missing record is a missing key. */
   values: Record<string, unknown>;
   invalid: InvalidMemoryRecord[];
+}
+
+export interface MemoryLoadOptions {
+  /** Workflow, thread and run definitions to load besides the global ones (valid UUIDs). */
+  definitionIds?: string[];
+  /**
+   * Also return the `definitionIds` definitions that still exist, read by the same statement: a
+   * run binds its `kind: memory` defs to them without a round trip of its own.
+   */
+  withDefinitions?: boolean;
+}
+
+export interface MemoryLoadWithDefinitions extends MemoryLoadResult {
+  /** By id; an id without a definition (deleted since) has no entry. */
+  definitions: Map<string, LoadedDefinition>;
 }
 
 export interface MemoryRecordListQuery {
@@ -91,11 +106,15 @@ export class MemoryRecordStore {
   /**
    * Loads a target's working memory: global definitions always, the others only when listed in
    * `definitionIds` and the target has their scope's id. Invalid values are skipped and reported.
+   * One statement, with the definitions too when `withDefinitions` is set.
+   * @example const { values, definitions } = await store.load(target, { definitionIds, withDefinitions: true })
    */
-  async load(target: MemoryTarget, { definitionIds = [] }: { definitionIds?: string[] } = {}): Promise<MemoryLoadResult> {
-    const rows = await loadLiveRecords(this.#db, target, definitionIds, this.#now());
+  load(target: MemoryTarget, options: MemoryLoadOptions & { withDefinitions: true }): Promise<MemoryLoadWithDefinitions>;
+  load(target: MemoryTarget, options?: MemoryLoadOptions): Promise<MemoryLoadResult>;
+  async load(target: MemoryTarget, { definitionIds = [], withDefinitions = false }: MemoryLoadOptions = {}): Promise<MemoryLoadResult | MemoryLoadWithDefinitions> {
+    const { records, definitions } = await loadLiveRecords(this.#db, target, { definitionIds, withDefinitions }, this.#now());
     const result: MemoryLoadResult = { values: {}, invalid: [] };
-    for (const row of rows) {
+    for (const row of records) {
       const errors = this.#check(row);
       if (errors.length === 0) result.values[row.slug] = row.value;
       else result.invalid.push({ slug: row.slug, recordId: row.id, errors });
@@ -103,7 +122,8 @@ export class MemoryRecordStore {
     if (result.invalid.length > 0) {
       this.#logger.warn({ ownerId: target.ownerId, invalid: result.invalid }, 'memory records no longer match their schema; not loaded');
     }
-    return result;
+    if (!withDefinitions) return result;
+    return { ...result, definitions: new Map(definitions.map((definition) => [definition.id, definition])) };
   }
 
   /** A page of live records, each saying whether its value still matches the current schema. */

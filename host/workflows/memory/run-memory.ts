@@ -6,8 +6,8 @@ import { assertSlugNames } from '../../memory/records/memory-write-rows.ts';
 import type { TaskDef } from '../document/workflow-document.ts';
 import type { BoundMemoryDefinition, RunMemory, RunState } from '../runtime/action.ts';
 import { assertSlugsBound } from './assert-slugs-bound.ts';
+import { bindMemoryDefs, memoryDefinitionIds, type MemoryDefsByName } from './bind-memory-defs.ts';
 import { endRunMemory } from './end-run-memory.ts';
-import { resolveMemoryDefs, type MemoryDefsByName } from './resolve-memory-defs.ts';
 import { createUpdateMemoryTool } from './update-memory-tool.ts';
 import { renderWorkingMemory } from './working-memory-block.ts';
 
@@ -23,16 +23,24 @@ export interface OpenedRunMemory extends RunMemory {
 }
 
 /**
- * Opens a run's memory (DESIGN §8): resolves the document's `kind: memory` defs (one query) and
- * loads `run.context.memory`: global definitions always, workflow, thread and run ones only when
- * a `kind: memory` def declares them, each for the run's owner and its workflow, thread or run.
+ * Opens a run's memory (DESIGN §8) with one statement: the definitions of the document's
+ * `kind: memory` defs, bound by name (see {@link bindMemoryDefs}), and `run.context.memory`:
+ * global definitions always, workflow, thread and run ones only when a `kind: memory` def
+ * declares them, each for the run's owner and its workflow, thread or run.
  * A slug without a live, valid record is a missing key.
  * @example const memory = await openRunMemory(run, { db, records }); try { … } finally { await memory.end() }
  */
 export async function openRunMemory(run: RunState, dependencies: RunMemoryDependencies): Promise<OpenedRunMemory> {
-  const memory = new StoredRunMemory(run, await resolveMemoryDefs(dependencies.db, run.document), dependencies);
-  await memory.load();
+  const definitionIds = memoryDefinitionIds(run.document);
+  const { values, definitions } = await dependencies.records.load(runTarget(run), { definitionIds, withDefinitions: true });
+  // Bound before the values are set: a run whose def lost its definition gets no memory at all.
+  const memory = new StoredRunMemory(run, bindMemoryDefs(run.document, definitions), dependencies);
+  run.context.memory = values;
   return memory;
+}
+
+function runTarget({ ownerId, workflowId, threadId, runId }: RunState): MemoryTarget {
+  return { ownerId, workflowId, threadId, runId };
 }
 
 class StoredRunMemory implements OpenedRunMemory {
@@ -50,12 +58,6 @@ class StoredRunMemory implements OpenedRunMemory {
     this.#records = records;
   }
 
-  async load(): Promise<void> {
-    const definitionIds = [...new Set([...this.#defs.values()].map(({ id }) => id))];
-    const { values } = await this.#records.load(this.#target(), { definitionIds });
-    this.#run.context.memory = values;
-  }
-
   /**
    * Slug names first, then whether the run may write each slug, then the store's checks (known
    * slug, valid value) and its one all-or-none write; nothing is written unless all pass.
@@ -64,7 +66,7 @@ class StoredRunMemory implements OpenedRunMemory {
     const slugs = Object.keys(values);
     assertSlugNames(slugs);
     await assertSlugsBound(this.#db, slugs, this.#declaredSlugs);
-    const written = await this.#records.write(this.#target(), values);
+    const written = await this.#records.write(runTarget(this.#run), values);
     // The stored values (as the database returns them) are what a reload would give.
     this.#run.context.memory = { ...this.#run.context.memory, ...Object.fromEntries(written.map(({ slug, value }) => [slug, value])) };
   }
@@ -93,10 +95,5 @@ class StoredRunMemory implements OpenedRunMemory {
   async end(): Promise<void> {
     if (![...this.#defs.values()].some(({ scope }) => scope === 'run')) return;
     await endRunMemory(this.#records, this.#run.runId);
-  }
-
-  #target(): MemoryTarget {
-    const { ownerId, workflowId, threadId, runId } = this.#run;
-    return { ownerId, workflowId, threadId, runId };
   }
 }
