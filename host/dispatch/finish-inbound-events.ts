@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { BatchedStatement } from '../db/batched-statement.ts';
+import { RUN_END_COLUMNS, RUN_END_CTES, runEndColumns, type RunEnd } from '../workflows/runtime/run-records.ts';
 import { CLAIM_LOCKED_EVENTS, CONVERSATION_KEY, type ClaimedEvent, type InboundEventStatus } from './claimed-event.ts';
 
 /** An attempt's outcome, recorded only while the attempt still holds the event's claim. */
@@ -12,6 +13,8 @@ export interface EventOutcome {
   retryInMs: number | null;
   /** Whether the next event of the conversation is claimed for this instance in the same statement. */
   handoff: boolean;
+  /** The attempt's run, ended in the same statement (its last step and status; see RunEnd). */
+  run?: RunEnd | undefined;
 }
 
 export interface FinishResult {
@@ -23,7 +26,8 @@ export interface FinishResult {
 
 /**
  * Records outcomes of the attempts that end at the same moment in one statement (see
- * BatchedStatement), and hands each finished conversation's next event on to the instance that
+ * BatchedStatement), with the ends of their runs (so a run's end costs no round trip of its
+ * own; it is written even when the attempt lost its claim, see RUN_END_CTES), and hands each finished conversation's next event on to the instance that
  * finished it: the oldest unfinished event of the conversation, when it is queued and due and
  * nothing else of the conversation runs (a later event left running by a dead instance is taken
  * over by a claim instead, first). The statement still sees the finished event as running
@@ -38,7 +42,8 @@ export function finishInboundEvents(db: Knex): BatchedStatement<EventOutcome, Fi
     name: 'dispatch-finish-events',
     // `id = ANY(…)`: see BatchedStatement on why a batched UPDATE names its keys twice.
     sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb)
-                 AS x(id uuid, claim_token uuid, status text, reason text, retry_in_ms float8, handoff boolean)),
+                 AS x(id uuid, claim_token uuid, status text, reason text, retry_in_ms float8, handoff boolean, ${RUN_END_COLUMNS})),
+          ${RUN_END_CTES('x')},
           finished AS (
             UPDATE inbound_events AS e SET status = x.status, reason = x.reason, claim_token = NULL,
               retry_at = CASE WHEN x.status = 'queued' THEN now() + make_interval(secs => x.retry_in_ms / 1000) END
@@ -63,7 +68,7 @@ export function finishInboundEvents(db: Knex): BatchedStatement<EventOutcome, Fi
           ), ${CLAIM_LOCKED_EVENTS}
           SELECT f.id, (SELECT row_to_json(c) FROM claimed_events AS c JOIN successors AS s ON s.id = c.id WHERE s.after_id = f.id) AS next
           FROM finished AS f`,
-    toRow: ({ id, claim_token, status, reason, retryInMs, handoff }) => ({ id, claim_token, status, reason, retry_in_ms: retryInMs, handoff }),
+    toRow: ({ id, claim_token, status, reason, retryInMs, handoff, run }) => ({ id, claim_token, status, reason, retry_in_ms: retryInMs, handoff, ...runEndColumns(run) }),
     results: (rows, outcomes) => {
       const byId = new Map(rows.map((row) => [row.id, row]));
       return outcomes.map((outcome) => {

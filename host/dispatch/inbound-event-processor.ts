@@ -12,6 +12,7 @@ import { OutboxRecords } from '../outbox/outbox-records.ts';
 import type { WorkflowDocument } from '../workflows/document/workflow-document.ts';
 import type { RunInput } from '../workflows/runtime/action.ts';
 import { describeError } from '../workflows/runtime/describe-error.ts';
+import type { RunEnd } from '../workflows/runtime/run-records.ts';
 import type { WorkflowRunner } from '../workflows/runtime/workflow-runner.ts';
 import type { AttemptOutcome } from '../metrics/host-metrics.ts';
 import { ClaimHeartbeat } from './claim-heartbeat.ts';
@@ -53,6 +54,8 @@ interface AttemptResult {
   status: Exclude<InboundEventStatus, 'running'>;
   reason: string | null;
   error?: unknown;
+  /** The attempt's run, to be ended with the event's outcome. */
+  run?: RunEnd | undefined;
 }
 
 const ABANDONED_LAST_ATTEMPT = 'BOT_ERR_INBOUND_EVENT_ABANDONED: the host stopped during the last attempt';
@@ -140,20 +143,25 @@ export class InboundEventProcessor {
       try {
         outcome = await this.#run(row);
       } catch (error) {
-        const { code, message } = describeError(error);
-        outcome = { status: row.attempts >= maxAttempts ? 'failed' : 'queued', reason: `${code}: ${message}`, error };
+        outcome = this.#failed(row, error);
       } finally {
         this.#heartbeat.release(row.id);
       }
     }
     const retryAfterMs = (outcome.error as { retryAfterMs?: number } | undefined)?.retryAfterMs;
     const retryInMs = outcome.status === 'queued' ? (retryAfterMs === undefined ? retryBackoffMs(row.attempts) : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS)) : undefined;
-    const result = await this.#finish({ id: row.id, claim_token: row.claim_token, status: outcome.status, reason: outcome.reason, retryInMs: retryInMs ?? null, handoff: typeof handoff === 'function' ? handoff() : handoff });
+    const result = await this.#finish({ id: row.id, claim_token: row.claim_token, status: outcome.status, reason: outcome.reason, retryInMs: retryInMs ?? null, handoff: typeof handoff === 'function' ? handoff() : handoff, run: outcome.run });
     if (!result.recorded) {
       this.deps.logger.warn({ inboundEventId: row.id, status: outcome.status }, 'an attempt lost its claim on the event; its outcome is not recorded');
     }
     this.#report(row, outcome, retryAfterMs);
     return { next: result.next, retryInMs: result.recorded ? retryInMs : undefined };
+  }
+
+  /** A failed attempt: tried again later, or a dead letter after the last attempt. */
+  #failed(row: ClaimedEvent, error: unknown, run?: RunEnd): AttemptResult {
+    const { code, message } = describeError(error);
+    return { status: row.attempts >= this.deps.maxAttempts ? 'failed' : 'queued', reason: `${code}: ${message}`, error, run };
   }
 
   #report(row: ClaimedEvent, outcome: AttemptResult, retryAfterMs: number | undefined): void {
@@ -194,7 +202,7 @@ export class InboundEventProcessor {
     }
   }
 
-  async #run(row: ClaimedEvent): Promise<{ status: 'done' | 'skipped'; reason: string | null }> {
+  async #run(row: ClaimedEvent): Promise<AttemptResult> {
     const source = row.source;
     if (!source) return { status: 'skipped', reason: 'source deleted' };
     if (!source.active) return { status: 'skipped', reason: 'source inactive' };
@@ -236,11 +244,13 @@ export class InboundEventProcessor {
       outboxFor: (position, run) =>
         new LiveOutbox({ ...this.deps.outbox, records: this.#outboxRecords, retryAfterMaxMs: this.#retryAfterMaxMs }, { runId: run.runId, inboundEventId: row.id, event, source: { ...plainSource, channel: source.channel }, threadId, position }),
       history: { recent: (limit) => this.deps.history.recent(threadId, limit) },
+      deferEnd: true,
     });
     if (result.status === 'failed') {
-      throw new RunFailedError(result.error?.code ?? 'BOT_ERR_WORKFLOW_STEP_FAILED', result.error?.message ?? 'the run failed', { retryAfterMs: result.error?.retryAfterMs });
+      const error = new RunFailedError(result.error?.code ?? 'BOT_ERR_WORKFLOW_STEP_FAILED', result.error?.message ?? 'the run failed', { retryAfterMs: result.error?.retryAfterMs });
+      return this.#failed(row, error, result.end);
     }
-    return { status: 'done', reason: null };
+    return { status: 'done', reason: null, run: result.end };
   }
 }
 

@@ -15,22 +15,80 @@ interface StepWrite {
   step: StepRecord;
 }
 
-interface RunFinish {
-  id: string;
+/**
+ * How a run ended, and its last step: the step is recorded together with the end (one round trip
+ * instead of two), which is no later than it was recorded before — the very next write.
+ */
+export interface RunEnd {
+  runId: string;
   status: 'succeeded' | 'failed';
   error: StepError | null;
   finishedAt: Date;
+  lastStep: StepRecord | undefined;
+}
+
+/** The columns of a `workflow_run_steps` row. */
+const STEP_COLUMNS = 'position int, task text, action text, status text, reused boolean, inputs jsonb, output jsonb, error jsonb, started_at timestamptz, finished_at timestamptz';
+
+/** The columns {@link RUN_END_CTES} reads from its relation: one row per run's end. */
+export const RUN_END_COLUMNS = 'run_id uuid, run_status text, run_error jsonb, run_finished_at timestamptz, last_step jsonb';
+
+/**
+ * CTEs (for a `WITH` list) that record runs' ends from the relation `rows`, which has
+ * {@link RUN_END_COLUMNS} (a row whose run_id is null ends no run): each run's last step is
+ * inserted and the run marked succeeded or failed. A statement that ends something else (an
+ * inbound event) says these too, so a live run's end costs no round trip of its own. A late end
+ * overwrites the `failed` a takeover wrote for a run its host was thought to have abandoned: the
+ * run did end, and how is the truth.
+ */
+export const RUN_END_CTES = (rows: string) => `
+  ended_run_steps AS (
+    INSERT INTO workflow_run_steps (run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at)
+    SELECT rows.run_id, s.position, s.task, s.action, s.status, s.reused, s.inputs, s.output, s.error, s.started_at, s.finished_at
+      FROM ${rows} AS rows CROSS JOIN LATERAL jsonb_to_record(rows.last_step) AS s(${STEP_COLUMNS})
+     WHERE rows.run_id IS NOT NULL AND rows.last_step IS NOT NULL
+  ), ended_runs AS (
+    UPDATE workflow_runs AS r SET status = rows.run_status, error = rows.run_error, finished_at = rows.run_finished_at
+      FROM ${rows} AS rows
+     WHERE r.id = rows.run_id AND r.id = ANY(ARRAY(SELECT run_id FROM ${rows} WHERE run_id IS NOT NULL))
+  )`;
+
+/** A run end as the columns of {@link RUN_END_COLUMNS}; all null for none. */
+export function runEndColumns(end: RunEnd | undefined): Record<string, unknown> {
+  if (!end) return { run_id: null, run_status: null, run_error: null, run_finished_at: null, last_step: null };
+  return {
+    run_id: end.runId,
+    run_status: end.status,
+    run_error: end.error,
+    run_finished_at: end.finishedAt,
+    last_step: end.lastStep ? stepColumns(end.lastStep) : null,
+  };
+}
+
+function stepColumns(step: StepRecord): Record<string, unknown> {
+  return {
+    position: step.position,
+    task: step.task,
+    action: step.action,
+    status: step.status,
+    reused: step.reused,
+    inputs: step.inputs,
+    output: step.output,
+    error: step.error,
+    started_at: step.startedAt,
+    finished_at: step.finishedAt,
+  };
 }
 
 /**
  * The `workflow_runs` and `workflow_run_steps` rows every run writes, each kind batched across
  * the runs in flight (BatchedStatement): a run waits for its own row to commit, so a step is
- * never written before its run, and a finish never before the run's steps.
+ * never written before its run, and an end never before the run's earlier steps.
  */
 export class RunRecords {
   readonly #starts: BatchedStatement<RunStart>;
   readonly #steps: BatchedStatement<StepWrite>;
-  readonly #finishes: BatchedStatement<RunFinish>;
+  readonly #ends: BatchedStatement<RunEnd>;
 
   constructor(db: Knex) {
     this.#starts = new BatchedStatement(db, {
@@ -56,29 +114,14 @@ export class RunRecords {
       name: 'runner-insert-steps',
       sql: `INSERT INTO workflow_run_steps (run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at)
             SELECT run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at
-              FROM jsonb_to_recordset(?::jsonb) AS x(run_id uuid, position int, task text, action text, status text, reused boolean,
-                                                     inputs jsonb, output jsonb, error jsonb, started_at timestamptz, finished_at timestamptz)`,
-      toRow: ({ runId, step }) => ({
-        run_id: runId,
-        position: step.position,
-        task: step.task,
-        action: step.action,
-        status: step.status,
-        reused: step.reused,
-        inputs: step.inputs,
-        output: step.output,
-        error: step.error,
-        started_at: step.startedAt,
-        finished_at: step.finishedAt,
-      }),
+              FROM jsonb_to_recordset(?::jsonb) AS x(run_id uuid, ${STEP_COLUMNS})`,
+      toRow: ({ runId, step }) => ({ run_id: runId, ...stepColumns(step) }),
     });
-    this.#finishes = new BatchedStatement(db, {
-      name: 'runner-finish-runs',
-      // `id = ANY(…)`: see BatchedStatement on why a batched UPDATE names its keys twice.
-      sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, status text, error jsonb, finished_at timestamptz))
-            UPDATE workflow_runs AS r SET status = x.status, error = x.error, finished_at = x.finished_at
-              FROM x WHERE r.id = x.id AND r.id = ANY(ARRAY(SELECT id FROM x))`,
-      toRow: ({ id, status, error, finishedAt }) => ({ id, status, error, finished_at: finishedAt }),
+    this.#ends = new BatchedStatement(db, {
+      name: 'runner-end-runs',
+      sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(${RUN_END_COLUMNS})), ${RUN_END_CTES('x')}
+            SELECT count(*) FROM x`,
+      toRow: (end: RunEnd) => runEndColumns(end),
     });
   }
 
@@ -90,7 +133,8 @@ export class RunRecords {
     return this.#steps.submit(write);
   }
 
-  finish(finish: RunFinish): Promise<void> {
-    return this.#finishes.submit(finish);
+  /** Records the run's last step and its end in one statement. */
+  end(end: RunEnd): Promise<void> {
+    return this.#ends.submit(end);
   }
 }

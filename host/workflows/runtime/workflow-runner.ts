@@ -14,7 +14,7 @@ import type {
 } from './action.ts';
 import { isActionName } from './action-specs.ts';
 import { describeError, type StepError } from './describe-error.ts';
-import { RunRecords } from './run-records.ts';
+import { RunRecords, type RunEnd } from './run-records.ts';
 
 /**
  * How deep agent tools may nest (an agent's tool that is an agent calling a tool, …). Saving
@@ -57,6 +57,13 @@ export interface RunRequest {
   outboxFor(position: number, run: RunState): RunOutbox;
   history: ConversationHistory;
   signal?: AbortSignal;
+  /**
+   * Leave the run's end (its last step and its status) to the caller, returned as `end`, for it
+   * to record in a write of its own: the dispatcher records it with the inbound event's outcome,
+   * one round trip for both. Until then the run reads `running`; if the caller never records it,
+   * the next claim of the event ends it as abandoned.
+   */
+  deferEnd?: boolean;
 }
 
 export interface StepRecord {
@@ -78,6 +85,8 @@ export interface RunResult {
   status: 'succeeded' | 'failed';
   steps: StepRecord[];
   error: StepError | null;
+  /** With `deferEnd`: what the caller must record (see RUN_END_CTES). */
+  end?: RunEnd;
 }
 
 /**
@@ -121,8 +130,11 @@ export class WorkflowRunner {
       const [journal, openedMemory] = opened.value;
       memory = openedMemory;
       for (const [position, step] of request.document.flow.entries()) {
+        // A step's record commits before the next step starts: a retry reuses what it finds.
+        const previous = steps.at(-1);
+        if (previous) await this.#records.step({ runId, step: previous });
         const done = journal.get(position);
-        const record = done?.task === step.do ? await this.#reuseStep(position, done, run) : await this.#runStep(position, step.do, run, memory, request);
+        const record = done?.task === step.do ? this.#reuseStep(position, done, run) : await this.#runStep(position, step.do, run, memory, request);
         steps.push(record);
         if (record.error) {
           error = record.error;
@@ -135,7 +147,10 @@ export class WorkflowRunner {
       await memory?.end();
     }
     const status = error ? 'failed' : 'succeeded';
-    await this.#records.finish({ id: runId, status, error, finishedAt: this.deps.now() });
+    // The last step is recorded with the end, by the very next write as before, in one round trip.
+    const end: RunEnd = { runId, status, error, finishedAt: this.deps.now(), lastStep: steps.at(-1) };
+    if (request.deferEnd) return { runId, status, steps, error, end };
+    await this.#records.end(end);
     return { runId, status, steps, error };
   }
 
@@ -154,11 +169,11 @@ export class WorkflowRunner {
     return new Map(rows.map((row) => [row.position, { task: row.task, output: row.output }]));
   }
 
-  async #reuseStep(position: number, done: { task: string; output: unknown }, run: RunState): Promise<StepRecord> {
+  #reuseStep(position: number, done: { task: string; output: unknown }, run: RunState): StepRecord {
     const task = run.document.defs[done.task] as TaskDef;
     run.outputs[done.task] = done.output;
     const at = this.deps.now().toISOString();
-    const record: StepRecord = {
+    return {
       position,
       task: done.task,
       action: task.action,
@@ -170,8 +185,6 @@ export class WorkflowRunner {
       startedAt: at,
       finishedAt: at,
     };
-    await this.#insertStep(run.runId, record);
-    return record;
   }
 
   async #runStep(position: number, taskName: string, run: RunState, memory: RunMemory, request: RunRequest): Promise<StepRecord> {
@@ -188,7 +201,7 @@ export class WorkflowRunner {
     } catch (failure) {
       error = describeError(failure);
     }
-    const record: StepRecord = {
+    return {
       position,
       task: taskName,
       action: task.action,
@@ -200,8 +213,6 @@ export class WorkflowRunner {
       startedAt: startedAt.toISOString(),
       finishedAt: this.deps.now().toISOString(),
     };
-    await this.#insertStep(run.runId, record);
-    return record;
   }
 
   #services(run: RunState, memory: RunMemory, outbox: RunOutbox, history: ConversationHistory, toolDepth = 0): ActionServices {
@@ -233,9 +244,5 @@ export class WorkflowRunner {
 
   async #insertRun(run: RunState, request: RunRequest): Promise<void> {
     await this.#records.start({ run, inboundEventId: request.inboundEventId ?? null, startedAt: this.deps.now() });
-  }
-
-  async #insertStep(runId: string, step: StepRecord): Promise<void> {
-    await this.#records.step({ runId, step });
   }
 }

@@ -42,6 +42,16 @@ test('a test run answers with each step and the messages it would send, and send
   assert.equal(again.body.ownerId, 'test:tester-1');
 });
 
+test('a run records each step before the next one starts, and its last step with its end, in one statement', async () => {
+  const response = await testRun({ input: { text: 'my name is Bo' } });
+  assert.equal(response.status, 200, response.text);
+  const db = t.database.db;
+  const run = await db('workflow_runs').where('id', response.body.id).first<{ status: string; xmin: string }>('status', db.raw('xmin::text'));
+  assert.equal(run?.status, 'succeeded');
+  const steps: { task: string; xmin: string }[] = await db('workflow_run_steps').where('run_id', response.body.id).orderBy('position').select('task', db.raw('xmin::text'));
+  assert.deepEqual(steps.map(({ task, xmin }) => [task, xmin === run.xmin]), [['remember_name', false], ['greet', true]]);
+});
+
 test("a test run never reads or writes a real subscriber's memory, even when given their id", async () => {
   await t.services.memoryRecords.write({ ownerId: 'subscriber-real' }, { profile: { name: 'Real' } });
   const response = await testRun({ input: { text: 'my name is Mallory' }, ownerId: 'subscriber-real' });
