@@ -5,7 +5,7 @@ import type { ChannelCalls } from '../channels/channel-calls.ts';
 import { errorCode, messageOf } from '../channels/sandbox/sandbox-error.ts';
 import type { RunOutbox } from '../workflows/runtime/action.ts';
 import { fitToCapabilities, type SendCapabilities } from './fit-to-capabilities.ts';
-import type { OutboxRecords, SendRecord } from './outbox-records.ts';
+import type { OutboxRecords, SendRecord, SentReply } from './outbox-records.ts';
 import { retryAfterOf } from '../errors/retry-after-of.ts';
 import type { SendResult } from '../metrics/host-metrics.ts';
 
@@ -44,7 +44,8 @@ const NOT_DELIVERED = new Set(['BOT_ERR_CHANNEL_PLATFORM_STATUS', 'BOT_ERR_CHANN
 
 /**
  * Sends a live run's replies through the channel's sandbox, each recorded before it is
- * attempted and marked after. A retried run computes the same send key (event, step, message)
+ * attempted and marked after: marked sent by the statement that records the step (the runner
+ * takes them with {@link LiveOutbox.takeSentReplies}), before the next step starts. A retried run computes the same send key (event, step, message)
  * and finds the record: a sent reply is not sent again; one the platform refused is sent again;
  * one whose outcome is unknown (the host died mid-send, the call timed out) is sent again with
  * the same key when the channel declares `idempotentSends` (its platform drops the repeat, so
@@ -53,6 +54,8 @@ const NOT_DELIVERED = new Set(['BOT_ERR_CHANNEL_PLATFORM_STATUS', 'BOT_ERR_CHANN
  */
 export class LiveOutbox implements RunOutbox {
   #index = 0;
+  /** Replies the platform accepted since the runner last took them. */
+  #sent: SentReply[] = [];
 
   constructor(
     private readonly deps: LiveOutboxDeps,
@@ -66,6 +69,12 @@ export class LiveOutbox implements RunOutbox {
     let mid: string | undefined;
     for (const part of fitToCapabilities(envelope, capabilities)) mid = (await this.#sendOne(part, resendUnknown)) ?? mid;
     return { mid };
+  }
+
+  takeSentReplies(): SentReply[] {
+    const sent = this.#sent;
+    this.#sent = [];
+    return sent;
   }
 
   async #sendOne(envelope: StdOutgoingMessageEnvelope, resendUnknown: boolean): Promise<string | undefined> {
@@ -102,14 +111,8 @@ export class LiveOutbox implements RunOutbox {
     const { mid } = await this.deps.channels.call(source.channel, (sandbox) =>
       sandbox.send(event, { id: source.id, ref: source.ref, settings: source.settings, active: source.active }, envelope, { idempotencyKey: sendKey }),
     );
-    await this.#markSent(id, mid, envelope);
+    this.#sent.push({ id, mid, sentAt: this.deps.now(), runId: this.target.runId, threadId: this.target.threadId, envelope });
     return mid;
-  }
-
-  /** Marks the reply sent and adds it to the thread's history (what `input_mode: history` reads), in one statement. */
-  async #markSent(id: string, mid: string | undefined, envelope: StdOutgoingMessageEnvelope): Promise<void> {
-    const now = this.deps.now();
-    await this.deps.records.markSent({ id, mid, sentAt: now, runId: this.target.runId, threadId: this.target.threadId, envelope });
   }
 
   /**

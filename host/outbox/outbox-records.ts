@@ -21,7 +21,10 @@ export interface SendClaim {
   envelope: StdOutgoingMessageEnvelope;
 }
 
-/** A reply the platform accepted. */
+/**
+ * A reply the platform accepted, not yet marked sent: the runner records it with its step's
+ * record (RunRecords), one statement for both.
+ */
 export interface SentReply {
   id: string;
   mid: string | undefined;
@@ -30,6 +33,36 @@ export interface SentReply {
   threadId: string;
   envelope: StdOutgoingMessageEnvelope;
 }
+
+/** The columns {@link SENT_REPLIES_CTES} reads: one row per reply the platform accepted. */
+export const SENT_REPLY_COLUMNS = 'id uuid, mid text, sent_at timestamptz, run_id uuid, thread_id uuid, text text, envelope jsonb';
+
+/** A sent reply as the columns of {@link SENT_REPLY_COLUMNS}. */
+export function sentReplyColumns(reply: SentReply): Record<string, unknown> {
+  return {
+    id: reply.id,
+    mid: reply.mid ?? null,
+    sent_at: reply.sentAt,
+    run_id: reply.runId,
+    thread_id: reply.threadId,
+    text: textOf(reply.envelope),
+    envelope: reply.envelope,
+  };
+}
+
+/**
+ * CTEs (for a `WITH` list, named after `name`) that mark the replies of the relation `rows`
+ * ({@link SENT_REPLY_COLUMNS}) sent and add each to its thread's history (what
+ * `input_mode: history` reads). A statement that records a step says these too.
+ */
+export const SENT_REPLIES_CTES = (rows: string, name: string) => `
+  ${name}_marked AS (
+    UPDATE outbound_messages AS o SET status = 'sent', mid = r.mid, sent_at = r.sent_at, run_id = r.run_id
+      FROM ${rows} AS r WHERE o.id = r.id AND o.id = ANY(ARRAY(SELECT id FROM ${rows})) RETURNING o.id
+  ), ${name}_history AS (
+    INSERT INTO conversation_messages (thread_id, direction, text, message, created_at)
+    SELECT r.thread_id, 'out', r.text, r.envelope, r.sent_at FROM ${rows} AS r JOIN ${name}_marked AS m ON m.id = r.id
+  )`;
 
 /**
  * Records a reply before it is attempted, or finds the record a retried run left: a refused send
@@ -49,14 +82,12 @@ function claimSql(resendUnknown: boolean): string {
 }
 
 /**
- * The outbox's writes: claiming replies before they are attempted, and marking them sent
- * together with their history entry (what `input_mode: history` reads), both batched across the
- * runs in flight (BatchedStatement); marking a failed one. One instance serves every LiveOutbox
- * of a process.
+ * The outbox's own writes: claiming replies before they are attempted, batched across the runs in
+ * flight (BatchedStatement), and marking a failed one. Marking one sent is the step record's
+ * business (SENT_REPLIES_CTES). One instance serves every LiveOutbox of a process.
  */
 export class OutboxRecords {
   readonly #claims: Record<'resend' | 'once', BatchedStatement<SendClaim, SendRecord & { send_key: string }, SendRecord>>;
-  readonly #sent: BatchedStatement<SentReply>;
   readonly #db: Knex;
 
   constructor(db: Knex) {
@@ -79,36 +110,11 @@ export class OutboxRecords {
         },
       });
     this.#claims = { resend: claims(true), once: claims(false) };
-    // `id = ANY(…)`: see BatchedStatement on why a batched UPDATE names its keys twice.
-    this.#sent = new BatchedStatement(db, {
-      name: 'outbox-mark-sent',
-      sql: `WITH x AS (
-              SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, mid text, sent_at timestamptz, run_id uuid, thread_id uuid, text text, envelope jsonb)
-            ), marked AS (
-              UPDATE outbound_messages AS o SET status = 'sent', mid = x.mid, sent_at = x.sent_at, run_id = x.run_id
-                FROM x WHERE o.id = x.id AND o.id = ANY(ARRAY(SELECT id FROM x)) RETURNING o.id
-            )
-            INSERT INTO conversation_messages (thread_id, direction, text, message, created_at)
-            SELECT x.thread_id, 'out', x.text, x.envelope, x.sent_at FROM x JOIN marked ON marked.id = x.id`,
-      toRow: (reply) => ({
-        id: reply.id,
-        mid: reply.mid ?? null,
-        sent_at: reply.sentAt,
-        run_id: reply.runId,
-        thread_id: reply.threadId,
-        text: textOf(reply.envelope),
-        envelope: reply.envelope,
-      }),
-    });
   }
 
   /** The reply's record: `pending` to attempt it now; else what an earlier attempt left. */
   claim(claim: SendClaim, resendUnknown: boolean): Promise<SendRecord> {
     return this.#claims[resendUnknown ? 'resend' : 'once'].submit(claim);
-  }
-
-  markSent(reply: SentReply): Promise<void> {
-    return this.#sent.submit(reply);
   }
 
   /** A send that failed: `failed` when the platform surely did not get it, `uncertain` when it may have. Rare, so not batched. */

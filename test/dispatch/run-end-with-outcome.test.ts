@@ -38,6 +38,54 @@ test('a live run ends, with its last step, in the statement that records its eve
   assert.equal(steps.at(-1)!.xmin, written.event, 'the last step was recorded by a statement of its own');
   // Earlier steps are each committed before the next step starts, so a retry can reuse them.
   for (const step of steps.slice(0, -1)) assert.notEqual(step.xmin, written.event, `step ${step.task} was recorded late`);
+  // The reply the last step sent is marked sent, and enters the history, in that same statement.
+  assert.deepEqual(await replies('end-1'), [{ status: 'sent', xmin: written.event, history: [written.event] }]);
+});
+
+/** Each reply of the event: its status, the transaction that marked it, and those of its history entries. */
+async function replies(eventId: string): Promise<{ status: string; xmin: string; history: string[] }[]> {
+  const db = h.app.database.db;
+  const rows: { status: string; xmin: string; thread_id: string; text: string }[] = await db('outbound_messages as o')
+    .join('inbound_events as e', 'e.id', 'o.inbound_event_id')
+    .where({ 'e.source_id': h.source.id, 'e.event_id': eventId })
+    .orderBy('o.send_key')
+    .select('o.status', db.raw('o.xmin::text'), 'o.thread_id', db.raw("o.envelope->'data'->>'text' AS text"));
+  return Promise.all(rows.map(async ({ status, xmin, thread_id, text }) => ({
+    status,
+    xmin,
+    history: (await db('conversation_messages').where({ thread_id, direction: 'out', text }).select(db.raw('xmin::text'))).map((row: { xmin: string }) => row.xmin),
+  })));
+}
+
+test('a reply sent by an earlier step is marked sent with that step\'s record, before the next step starts', async () => {
+  const yaml = [
+    'defs:',
+    '  first:',
+    '    kind: task',
+    '    action: send_text_message',
+    '    inputs:',
+    '      text: "one for end-3"',
+    '  second:',
+    '    kind: task',
+    '    action: send_text_message',
+    '    inputs:',
+    '      text: "two for end-3"',
+    'flow:',
+    '  - do: first',
+    '  - do: second',
+  ].join('\n');
+  const workflow = await h.app.request('POST', '/api/workflows', { as: 'admin', body: { name: 'Two replies', yaml } });
+  assert.equal(workflow.status, 201, workflow.text);
+  assert.equal(await h.deliver([sampleEvent('end-3', 'cy', 'hi')], `/api/webhook/${h.source.ref}/${workflow.body.id}`), 200);
+  assert.equal((await h.settled(['end-3'])).get('end-3')?.status, 'done');
+  const written = await writers('end-3');
+  const [first, second] = written.runs[0]!.steps;
+  assert.notEqual(first!.xmin, written.event);
+  assert.equal(second!.xmin, written.event);
+  assert.deepEqual(await replies('end-3'), [
+    { status: 'sent', xmin: first!.xmin, history: [first!.xmin] },
+    { status: 'sent', xmin: written.event, history: [written.event] },
+  ]);
 });
 
 test('a failed run ends, with its failing step, in the statement that queues its event for a retry', async () => {

@@ -1,6 +1,7 @@
 import type { StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import type { LanguageModel, Tool } from 'ai';
 import type { MemoryDefinition } from '../../memory/definitions/memory-definition.ts';
+import type { SentReply } from '../../outbox/outbox-records.ts';
 import type { TaskDef, WorkflowDocument } from '../document/workflow-document.ts';
 import type { ActionName } from './action-specs.ts';
 
@@ -76,6 +77,11 @@ export interface RunOutbox {
    * retried run never sends the same reply twice.
    */
   send(envelope: StdOutgoingMessageEnvelope): Promise<{ mid: string | undefined }>;
+  /**
+   * The replies accepted since last asked, not yet marked sent: the runner marks them in the
+   * statement that records their step (a live outbox; a test run's records nothing).
+   */
+  takeSentReplies?(): SentReply[];
 }
 
 /** Inbound and outbound messages of the run's thread, oldest first. */

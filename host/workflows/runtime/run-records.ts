@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { BatchedStatement } from '../../db/batched-statement.ts';
+import { SENT_REPLIES_CTES, SENT_REPLY_COLUMNS, sentReplyColumns, type SentReply } from '../../outbox/outbox-records.ts';
 import type { RunState } from './action.ts';
 import type { StepError } from './describe-error.ts';
 import type { StepRecord } from './workflow-runner.ts';
@@ -10,33 +11,35 @@ interface RunStart {
   startedAt: Date;
 }
 
-interface StepWrite {
+/** A step's record, with the replies it sent: they are marked sent by the same statement. */
+export interface StepWrite {
   runId: string;
   step: StepRecord;
+  sentReplies: SentReply[];
 }
 
 /**
- * How a run ended, and its last step: the step is recorded together with the end (one round trip
- * instead of two), which is no later than it was recorded before — the very next write.
+ * How a run ended, and its last step with the replies it sent: recorded together with the end
+ * (one round trip instead of three), which is no later than before — the very next write.
  */
 export interface RunEnd {
   runId: string;
   status: 'succeeded' | 'failed';
   error: StepError | null;
   finishedAt: Date;
-  lastStep: StepRecord | undefined;
+  lastStep: StepWrite | undefined;
 }
 
 /** The columns of a `workflow_run_steps` row. */
 const STEP_COLUMNS = 'position int, task text, action text, status text, reused boolean, inputs jsonb, output jsonb, error jsonb, started_at timestamptz, finished_at timestamptz';
 
 /** The columns {@link RUN_END_CTES} reads from its relation: one row per run's end. */
-export const RUN_END_COLUMNS = 'run_id uuid, run_status text, run_error jsonb, run_finished_at timestamptz, last_step jsonb';
+export const RUN_END_COLUMNS = 'run_id uuid, run_status text, run_error jsonb, run_finished_at timestamptz, last_step jsonb, last_step_sent jsonb';
 
 /**
  * CTEs (for a `WITH` list) that record runs' ends from the relation `rows`, which has
  * {@link RUN_END_COLUMNS} (a row whose run_id is null ends no run): each run's last step is
- * inserted and the run marked succeeded or failed. A statement that ends something else (an
+ * inserted, the replies it sent marked sent, and the run marked succeeded or failed. A statement that ends something else (an
  * inbound event) says these too, so a live run's end costs no round trip of its own. A late end
  * overwrites the `failed` a takeover wrote for a run its host was thought to have abandoned: the
  * run did end, and how is the truth.
@@ -47,7 +50,10 @@ export const RUN_END_CTES = (rows: string) => `
     SELECT rows.run_id, s.position, s.task, s.action, s.status, s.reused, s.inputs, s.output, s.error, s.started_at, s.finished_at
       FROM ${rows} AS rows CROSS JOIN LATERAL jsonb_to_record(rows.last_step) AS s(${STEP_COLUMNS})
      WHERE rows.run_id IS NOT NULL AND rows.last_step IS NOT NULL
-  ), ended_runs AS (
+  ), ended_run_replies AS (
+    SELECT s.* FROM ${rows} AS rows CROSS JOIN LATERAL jsonb_to_recordset(rows.last_step_sent) AS s(${SENT_REPLY_COLUMNS})
+     WHERE rows.run_id IS NOT NULL AND rows.last_step_sent IS NOT NULL
+  ), ${SENT_REPLIES_CTES('ended_run_replies', 'ended_run_replies')}, ended_runs AS (
     UPDATE workflow_runs AS r SET status = rows.run_status, error = rows.run_error, finished_at = rows.run_finished_at
       FROM ${rows} AS rows
      WHERE r.id = rows.run_id AND r.id = ANY(ARRAY(SELECT run_id FROM ${rows} WHERE run_id IS NOT NULL))
@@ -55,13 +61,14 @@ export const RUN_END_CTES = (rows: string) => `
 
 /** A run end as the columns of {@link RUN_END_COLUMNS}; all null for none. */
 export function runEndColumns(end: RunEnd | undefined): Record<string, unknown> {
-  if (!end) return { run_id: null, run_status: null, run_error: null, run_finished_at: null, last_step: null };
+  if (!end) return { run_id: null, run_status: null, run_error: null, run_finished_at: null, last_step: null, last_step_sent: null };
   return {
     run_id: end.runId,
     run_status: end.status,
     run_error: end.error,
     run_finished_at: end.finishedAt,
-    last_step: end.lastStep ? stepColumns(end.lastStep) : null,
+    last_step: end.lastStep ? stepColumns(end.lastStep.step) : null,
+    last_step_sent: end.lastStep ? end.lastStep.sentReplies.map(sentReplyColumns) : null,
   };
 }
 
@@ -112,10 +119,15 @@ export class RunRecords {
     });
     this.#steps = new BatchedStatement(db, {
       name: 'runner-insert-steps',
-      sql: `INSERT INTO workflow_run_steps (run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at)
-            SELECT run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at
-              FROM jsonb_to_recordset(?::jsonb) AS x(run_id uuid, ${STEP_COLUMNS})`,
-      toRow: ({ runId, step }) => ({ run_id: runId, ...stepColumns(step) }),
+      sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(run_id uuid, ${STEP_COLUMNS}, sent jsonb)),
+            inserted AS (
+              INSERT INTO workflow_run_steps (run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at)
+              SELECT run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at FROM x
+            ), step_replies AS (
+              SELECT s.* FROM x CROSS JOIN LATERAL jsonb_to_recordset(x.sent) AS s(${SENT_REPLY_COLUMNS})
+            ), ${SENT_REPLIES_CTES('step_replies', 'step_replies')}
+            SELECT count(*) FROM x`,
+      toRow: ({ runId, step, sentReplies }) => ({ run_id: runId, ...stepColumns(step), sent: sentReplies.map(sentReplyColumns) }),
     });
     this.#ends = new BatchedStatement(db, {
       name: 'runner-end-runs',
@@ -133,7 +145,7 @@ export class RunRecords {
     return this.#steps.submit(write);
   }
 
-  /** Records the run's last step and its end in one statement. */
+  /** Records the run's last step (and the replies it sent) and its end in one statement. */
   end(end: RunEnd): Promise<void> {
     return this.#ends.submit(end);
   }

@@ -14,7 +14,7 @@ import type {
 } from './action.ts';
 import { isActionName } from './action-specs.ts';
 import { describeError, type StepError } from './describe-error.ts';
-import { RunRecords, type RunEnd } from './run-records.ts';
+import { RunRecords, type RunEnd, type StepWrite } from './run-records.ts';
 
 /**
  * How deep agent tools may nest (an agent's tool that is an agent calling a tool, …). Saving
@@ -123,6 +123,7 @@ export class WorkflowRunner {
     const [inserted, opened] = await Promise.allSettled([this.#insertRun(run, request), Promise.all([this.#journal(request), this.deps.openMemory(run)])]);
     if (inserted.status === 'rejected') throw inserted.reason;
     const steps: StepRecord[] = [];
+    let unrecorded: StepWrite | undefined;
     let error: StepError | null = null;
     let memory: RunMemoryHandle | undefined;
     try {
@@ -130,14 +131,14 @@ export class WorkflowRunner {
       const [journal, openedMemory] = opened.value;
       memory = openedMemory;
       for (const [position, step] of request.document.flow.entries()) {
-        // A step's record commits before the next step starts: a retry reuses what it finds.
-        const previous = steps.at(-1);
-        if (previous) await this.#records.step({ runId, step: previous });
+        // A step's record (with its replies marked sent) commits before the next step starts:
+        // a retry reuses what it finds, and the next step's history holds the replies.
+        if (unrecorded) await this.#records.step(unrecorded);
         const done = journal.get(position);
-        const record = done?.task === step.do ? this.#reuseStep(position, done, run) : await this.#runStep(position, step.do, run, memory, request);
-        steps.push(record);
-        if (record.error) {
-          error = record.error;
+        unrecorded = done?.task === step.do ? { runId, step: this.#reuseStep(position, done, run), sentReplies: [] } : await this.#runStep(position, step.do, run, memory, request);
+        steps.push(unrecorded.step);
+        if (unrecorded.step.error) {
+          error = unrecorded.step.error;
           break;
         }
       }
@@ -148,7 +149,7 @@ export class WorkflowRunner {
     }
     const status = error ? 'failed' : 'succeeded';
     // The last step is recorded with the end, by the very next write as before, in one round trip.
-    const end: RunEnd = { runId, status, error, finishedAt: this.deps.now(), lastStep: steps.at(-1) };
+    const end: RunEnd = { runId, status, error, finishedAt: this.deps.now(), lastStep: unrecorded };
     if (request.deferEnd) return { runId, status, steps, error, end };
     await this.#records.end(end);
     return { runId, status, steps, error };
@@ -187,21 +188,23 @@ export class WorkflowRunner {
     };
   }
 
-  async #runStep(position: number, taskName: string, run: RunState, memory: RunMemory, request: RunRequest): Promise<StepRecord> {
+  /** Runs a step; its record is written by the caller, with the replies it sent. */
+  async #runStep(position: number, taskName: string, run: RunState, memory: RunMemory, request: RunRequest): Promise<StepWrite> {
     const task = run.document.defs[taskName] as TaskDef;
     const startedAt = this.deps.now();
+    const outbox = request.outboxFor(position, run);
     let inputs: Record<string, unknown> | null = null;
     let output: unknown = null;
     let error: StepError | null = null;
     try {
       inputs = await this.deps.evaluateInputs(task.inputs ?? {}, run);
-      const services = this.#services(run, memory, request.outboxFor(position, run), request.history);
+      const services = this.#services(run, memory, outbox, request.history);
       output = (await this.#action(task).run({ taskName, task, inputs, run }, services)) ?? null;
       run.outputs[taskName] = output;
     } catch (failure) {
       error = describeError(failure);
     }
-    return {
+    const step: StepRecord = {
       position,
       task: taskName,
       action: task.action,
@@ -213,6 +216,8 @@ export class WorkflowRunner {
       startedAt: startedAt.toISOString(),
       finishedAt: this.deps.now().toISOString(),
     };
+    // A failed step's replies sent before it failed are marked too.
+    return { runId: run.runId, step, sentReplies: outbox.takeSentReplies?.() ?? [] };
   }
 
   #services(run: RunState, memory: RunMemory, outbox: RunOutbox, history: ConversationHistory, toolDepth = 0): ActionServices {
