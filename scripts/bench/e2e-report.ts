@@ -18,8 +18,8 @@ const STAGES: [keyof StageMedians, string][] = [
   ['pickupAndLookups', 'received → run started'],
   ['runToSend', 'run started → send recorded'],
   ['sendToPlatform', 'send recorded → at the platform'],
-  ['platformToMarked', 'at the platform → marked sent'],
-  ['markedToFinished', 'marked sent → run finished'],
+  ['platformToMarked', 'at the platform → answer back'],
+  ['markedToFinished', 'answer back → run finished'],
 ];
 
 export function printE2eRound(round: E2eRound, index: number, options: E2eOptions): void {

@@ -3,17 +3,21 @@ import { median } from './measure.ts';
 
 /** Where a message's time goes, each the median over a phase's messages, in ms. */
 export interface StageMedians {
-  /** Webhook received → its 200 at the load process: group commit (events + jobs) and the answer. */
+  /** Webhook received → its 200 at the load process: the sandbox's verify and decode, the inbox's group commit and the answer. */
   commitAndAck: number;
-  /** Events row committed → run started: job pickup (NOTIFY, get_job), claim, source, workflow, subscriber, thread, inbound history. */
+  /** Events row committed → run started: the claim (NOTIFY or hand-off), source, workflow, subscriber, thread, inbound history. */
   pickupAndLookups: number;
-  /** Run started → send recorded: run row, memory load, update_memory, its step row, the reply's inputs, the outbox claim. */
+  /** Run started → send recorded: run row and memory load (side by side), update_memory, its step row, the reply's inputs, the outbox claim. */
   runToSend: number;
   /** Send recorded → platform got it: the sandbox call (queue, worker, plugin, fetch). */
   sendToPlatform: number;
-  /** Platform got it → send marked `sent`: the answer back through the sandbox. */
+  /** Platform got it → its answer back in the run (`sent_at`): the answer back through the sandbox. */
   platformToMarked: number;
-  /** Marked `sent` → run finished: outbound history, the step row, memory end, the run row. */
+  /**
+   * Answer back → run finished: memory end. The reply's `sent` mark, its history entry, the last
+   * step, the run's end and the event's outcome are then written by one statement, whose commit
+   * no column times.
+   */
   markedToFinished: number;
 }
 

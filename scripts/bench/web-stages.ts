@@ -37,7 +37,7 @@ export async function printWebStages(db: Knex, since: Date): Promise<void> {
     ['committed → run started (pickup, subscriber, thread)', stage('received', 'run_started')],
     ['run started → send recorded (memory, update_memory)', stage('run_started', 'send_claimed')],
     ['send recorded → reply stored (sandbox encode, commit)', stage('send_claimed', 'reply_stored')],
-    ['reply stored → send marked', stage('reply_stored', 'sent_marked')],
-    ['send marked → run finished', stage('sent_marked', 'run_finished')],
+    ['reply stored → answer back', stage('reply_stored', 'sent_marked')],
+    ['answer back → run finished (then one statement marks it sent)', stage('sent_marked', 'run_finished')],
   ]);
 }
