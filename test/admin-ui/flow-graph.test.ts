@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { describeFlow } from '../../host/admin/src/pages/workflows/flow/describe-flow.ts';
 import { findConditions } from '../../host/admin/src/pages/workflows/flow/find-conditions.ts';
 import { buildFlowGraph } from '../../host/admin/src/pages/workflows/flow/flow-graph.ts';
+import { wrapLabel } from '../../host/admin/src/pages/workflows/flow/wrap-label.ts';
 
 const example = (file: string) => readFileSync(new URL(`../../workflows/examples/${file}`, import.meta.url), 'utf8');
 const GREETING = example('greeting.yaml');
@@ -70,10 +71,15 @@ flow:
 
   test('describes the flow in words for screen readers, the failing step marked', () => {
     assert.equal(
-      describeFlow(buildFlowGraph(GREETING), 'greet'),
+      describeFlow(buildFlowGraph(GREETING), 1),
       'Flow of 2 steps. Step 1, remember_name: runs update_memory; memory profile (reads, writes); memory depends on $name. ' +
         'Step 2, greet (failed): runs send_text_message; memory profile (reads); text depends on $exists($context.memory.profile.name).',
     );
+  });
+
+  test('marks in words only the step at the failing position when a task appears twice', () => {
+    const twice = 'defs:\n  say: { kind: task, action: send_text_message }\nflow:\n  - do: say\n  - do: say\n';
+    assert.equal(describeFlow(buildFlowGraph(twice), 1), 'Flow of 2 steps. Step 1, say: runs send_text_message. Step 2, say (failed): runs send_text_message.');
   });
 
   const broken: [string, string][] = [
@@ -114,6 +120,20 @@ describe('conditions in expressions', () => {
   for (const [what, expression, expected] of cases) {
     test(`finds ${what}`, () => {
       assert.deepEqual(findConditions(expression).map((condition) => [condition.test, condition.then, condition.else]), expected);
+    });
+  }
+});
+
+describe('labels wrapped to fit the drawing', () => {
+  const cases: [string, string, string[]][] = [
+    ['a short label on one line', 'text: if $a', ['text: if $a']],
+    ['a long test broken after a path dot', 'text: if $exists($context.memory.profile.name)', ['text: if $exists($context.memory.', 'profile.name)']],
+    ['a word with no break in its second half cut mid-word', 'x '.concat('y'.repeat(40)), ['x '.concat('y'.repeat(32)), 'y'.repeat(8)]],
+    ['text past two lines cut with an ellipsis', 'a '.repeat(40).trim(), ['a '.repeat(17), `${'a '.repeat(16)}a…`]],
+  ];
+  for (const [what, text, expected] of cases) {
+    test(`gives ${what}`, () => {
+      assert.deepEqual(wrapLabel(text, 34, 2), expected);
     });
   }
 });

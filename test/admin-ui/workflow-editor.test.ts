@@ -27,6 +27,36 @@ flow:
   - do: replyy
 `;
 
+// Memory defs and tasks in block and flow style; lines 21, 23 and 25 are where the test types.
+const NAME_LISTS_YAML = `description: An agent with tools and memory
+defs:
+  profile: { kind: memory, settings: { definition_id: x } }
+  notes:
+    kind: memory
+    settings:
+      definition_id: y
+  lookup: { kind: task, action: ai_generate_text, inputs: { prompt: '=$input.text' } }
+  reply:
+    kind: task
+    action: send_text_message
+    inputs:
+      text: hi
+  helper:
+    kind: task
+    action: ai_agent
+    inputs:
+      prompt: '=$input.text'
+      tools:
+        - lookup
+        -\u0020
+    bindings:
+      memory: [notes, ]
+bindings:
+  memory:
+flow:
+  - do: helper
+`;
+
 describe('the workflow editor', { skip }, () => {
   let admin: AdminHost;
   let colour: { id: string; slug: string };
@@ -212,6 +242,36 @@ flow:
     await expectUrl(page, /\/workflows\/[0-9a-f-]{36}$/);
     await expect(page.getByRole('heading', { name: 'Two steps (v1)' })).visible();
     assert.equal(await editorText(page), `${expected}`);
+  });
+
+  test("the lists that name defs offer them: an agent's tools the other tasks, memory bindings the memory defs", async () => {
+    const { page } = admin;
+    await openNewWorkflow('Name lists');
+    await setEditorText(page, NAME_LISTS_YAML);
+
+    // tools, block style: not the agent itself, nor lookup, already listed.
+    await clickLineEnd(page, 21);
+    await page.keyboard.press('ControlOrMeta+Space');
+    assert.deepEqual(await completionLabels(page), ['reply']);
+    await typeAndComplete(page, 're', 'reply');
+    await saveScreenshot(page, 'workflow-editor-tools-completion');
+
+    // A task's memory, flow style: notes is listed, profile (a flow-style def) is offered.
+    await clickLineEnd(page, 23);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.type('p');
+    assert.deepEqual(await completionLabels(page), ['profile']);
+    await typeAndComplete(page, 'ro', 'profile');
+
+    // The workflow's memory, block style: the list opens as the item starts.
+    await clickLineEnd(page, 25);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('- ');
+    assert.deepEqual(await completionLabels(page), ['notes', 'profile']);
+    await typeAndComplete(page, 'n', 'notes');
+    await saveScreenshot(page, 'workflow-editor-memory-bindings-completion');
+    const expected = NAME_LISTS_YAML.replace('        - \n', '        - reply\n').replace('[notes, ]', '[notes, profile]').replace('  memory:\nflow', '  memory:\n    - notes\nflow');
+    await expectEditorText(page, expected);
   });
 
   test('hovering a key shows its description from the workflow schema', async () => {

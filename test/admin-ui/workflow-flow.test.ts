@@ -30,6 +30,45 @@ flow:
   - do: count
 `;
 
+// The same task twice: its first run finds no output of its own and says "first"; the second
+// finds one and fails on the bad number.
+const TWICE_YAML = `description: Runs one task twice; the second run fails
+defs:
+  say:
+    kind: task
+    action: send_text_message
+    inputs:
+      text: '=$exists($outputs.say) ? $string($number("not a number")) : "first"'
+flow:
+  - do: say
+  - do: say
+`;
+
+// Conditions in several inputs and steps, and an agent with tools: every kind of side branch.
+const BRANCHES_YAML = `description: Branches everywhere
+defs:
+  model: { kind: model, settings: { provider: offline, model_id: echo } }
+  greet:
+    kind: task
+    action: send_text_message
+    inputs:
+      text: '=$exists($context.memory.profile.name) ? "Hello " & $context.memory.profile.name & ", welcome back to the shop!" : "Hello! What is your name, if I may ask?"'
+      quick_replies: '=$input.text = "help" ? [{ "title": "Orders", "payload": "orders" }] : []'
+  lookup_order_status_by_number: { kind: task, action: ai_generate_text, inputs: { prompt: '=$input.text' } }
+  helper:
+    kind: task
+    action: ai_agent
+    inputs:
+      prompt: '=$length($input.text) > 200 ? $substring($input.text, 0, 200) & " (cut)" : $input.text'
+      system: '=$input.message_type = "quickReply" ? "Answer the chosen quick reply" : "Answer briefly"'
+      tools: [lookup_order_status_by_number, greet]
+bindings: { model: model }
+flow:
+  - do: greet
+  - do: helper
+  - do: greet
+`;
+
 describe('the flow beside the workflow YAML', { skip }, () => {
   let admin: AdminHost;
   const ids = new Map<string, string>();
@@ -46,6 +85,7 @@ describe('the flow beside the workflow YAML', { skip }, () => {
     const workflows: [string, string][] = [
       ['Greeting', bindDefinitionPlaceholders(GREETING, new Map([['profile', profile.body.id]]))],
       ['Counting', FAILING_YAML],
+      ['Twice', TWICE_YAML],
     ];
     for (const [name, yaml] of workflows) {
       const created = await admin.api<{ id: string }>('POST', '/api/workflows', { name, yaml });
@@ -59,6 +99,7 @@ describe('the flow beside the workflow YAML', { skip }, () => {
 
   const flow = () => admin.page.getByTestId('flow-view');
   const stepNames = () => flow().locator('.flow-step').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-step')));
+  const failedPositions = () => flow().locator('.flow-step.failed').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-position')));
 
   test("shows the Greeting workflow's steps with their actions, conditions and the memory they touch", async () => {
     const { page } = admin;
@@ -103,9 +144,51 @@ describe('the flow beside the workflow YAML', { skip }, () => {
     await page.getByRole('button', { name: 'Run test' }).click();
     await expect(page.getByRole('list', { name: 'Steps' }).locator('li[data-task="count"]')).contains('failed');
     await expect(flow().locator('.flow-step.failed')).contains('failed');
-    assert.deepEqual(await flow().locator('.flow-step.failed').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-step'))), ['count']);
+    assert.deepEqual(await failedPositions(), ['1']);
     assert.match((await flow().getByRole('img').getAttribute('aria-label')) ?? '', /Step 2, count \(failed\): runs send_text_message/);
     await flow().scrollIntoViewIfNeeded();
     await saveScreenshot(page, 'workflow-flow-failed-step');
+  });
+
+  test('marks only the step at the failing position when the same task runs twice', async () => {
+    const { page } = admin;
+    await page.goto(`${admin.host.url}/workflows/${ids.get('Twice')}`);
+    await expect(page.getByRole('heading', { name: 'Twice (v1)' })).visible();
+    await expect(flow().locator('.flow-step[data-position="1"]')).visible();
+    await page.getByRole('button', { name: 'Run test' }).click();
+    await expect(page.locator('.test-run-result[data-status="failed"]')).visible();
+    await expect(flow().locator('.flow-step.failed')).contains('failed');
+    assert.deepEqual(await failedPositions(), ['1'], 'the second step failed, not the first run of the same task');
+    const summary = (await flow().getByRole('img').getAttribute('aria-label')) ?? '';
+    assert.match(summary, /Step 1, say: runs send_text_message/);
+    assert.match(summary, /Step 2, say \(failed\): runs send_text_message/);
+    await flow().scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'workflow-flow-failed-repeated-task');
+  });
+
+  test('fits the editor column at a 1280 px window with several conditions and tools, its text at 0.8 scale or more', async () => {
+    const { page } = admin;
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${admin.host.url}/workflows/new`);
+    await setEditorText(page, BRANCHES_YAML);
+    await expect(flow().locator('.flow-step[data-position="2"]')).visible();
+    assert.equal(await flow().locator('.flow-condition').count(), 6);
+    assert.equal(await flow().locator('.flow-tool').count(), 2);
+    const fit = await flow().evaluate((figure) => {
+      const svg = figure.querySelector('svg')!;
+      const viewBoxWidth = svg.viewBox.baseVal.width;
+      const texts = [...svg.querySelectorAll('text')].map((text) => text.getBBox());
+      return {
+        scrollWidth: figure.scrollWidth,
+        clientWidth: figure.clientWidth,
+        scale: svg.getBoundingClientRect().width / viewBoxWidth,
+        overflowingTexts: texts.filter((box) => box.x < 0 || box.x + box.width > viewBoxWidth).length,
+      };
+    });
+    assert.ok(fit.scrollWidth <= fit.clientWidth, `the flow scrolls sideways: ${fit.scrollWidth} > ${fit.clientWidth}`);
+    assert.ok(fit.scale >= 0.8, `drawn at ${fit.scale.toFixed(2)}, under the smallest legible scale`);
+    assert.equal(fit.overflowingTexts, 0, 'every label is cut to fit inside the drawing');
+    await flow().scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'workflow-flow-branches-fit');
   });
 });

@@ -7,9 +7,10 @@ import { RunSteps } from '../runs/run-steps.tsx';
 
 /**
  * Runs the shown version on a sample message: each step's output and the messages it would send.
- * `onFinished` hears the task of the step that failed after each run (undefined when none did).
+ * `onFinished` hears the position in `flow` of the step that failed after each run (undefined
+ * when none did): the position, not the task, since a task may appear twice in a flow.
  */
-export function TestRunPanel({ workflow, onFinished }: { workflow: Workflow; onFinished?: (failingStep: string | undefined) => void }) {
+export function TestRunPanel({ workflow, onFinished }: { workflow: Workflow; onFinished?: (failingPosition: number | undefined) => void }) {
   const { can } = useSession();
   const [text, setText] = useState('hello');
   const [ownerId, setOwnerId] = useState('');
@@ -21,7 +22,7 @@ export function TestRunPanel({ workflow, onFinished }: { workflow: Workflow; onF
       const body = { input: { text }, version: workflow.version, ...(ownerId ? { ownerId } : {}) };
       const finished = await api.post<TestRun>(`/api/workflows/${workflow.id}/runs`, body);
       setState({ running: false, run: finished });
-      onFinished?.(failingStepOf(finished));
+      onFinished?.(failingPositionOf(finished));
     } catch (error) {
       setState({ running: false, error: errorMessage(error) });
     }
@@ -73,7 +74,7 @@ function TestRunResult({ run }: { run: TestRun }) {
   );
 }
 
-/** The task of the run's failed step; a failed run with no failed step blames none. */
-function failingStepOf(run: TestRun): string | undefined {
-  return run.steps.find((step) => step.status === 'failed')?.task;
+/** The position of the run's failed step; a failed run with no failed step blames none. */
+function failingPositionOf(run: TestRun): number | undefined {
+  return run.steps.find((step) => step.status === 'failed')?.position;
 }

@@ -26,7 +26,7 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
   const { can } = useSession();
   const [name, setName] = useState(workflow?.name ?? '');
   const [yaml, setYaml] = useState(workflow?.yaml ?? NEW_WORKFLOW_YAML);
-  const [failing, setFailing] = useState<{ yaml: string; step: string | undefined }>();
+  const [failing, setFailing] = useState<{ yaml: string; position: number | undefined }>();
   const [saveProblems, setSaveProblems] = useState<{ yaml: string; problems: WorkflowProblem[] }>();
   const [errors, setErrors] = useState<{ name?: string; form?: string }>({});
   const [saving, setSaving] = useState(false);
@@ -35,7 +35,7 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
   const liveProblems = useWorkflowValidation(yaml, can('workflow:read'));
   const problems = liveProblems ?? (saveProblems?.yaml === yaml ? saveProblems.problems : []);
   // The mark belongs to the YAML that was run: an edit clears it.
-  const failingStep = failing?.yaml === yaml ? failing.step : undefined;
+  const failingPosition = failing?.yaml === yaml ? failing.position : undefined;
 
   const save = async () => {
     setSaving(true);
@@ -74,7 +74,7 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
         <div className="workflow-workbench">
           <YamlEditor value={yaml} onChange={setYaml} problems={problems} readOnly={!allowed} />
           <Suspense fallback={<p className="flow-loading">Drawing the flow…</p>}>
-            <FlowView yaml={yaml} failingStep={failingStep} />
+            <FlowView yaml={yaml} failingPosition={failingPosition} />
           </Suspense>
         </div>
         {notice && <p className="error" role="alert">{notice}</p>}
@@ -90,7 +90,7 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
       {workflow && (
         <div className="workflow-extras">
           <VersionsList workflow={workflow} />
-          <TestRunPanel workflow={workflow} onFinished={(step) => setFailing({ yaml, step })} />
+          <TestRunPanel workflow={workflow} onFinished={(position) => setFailing({ yaml, position })} />
         </div>
       )}
     </section>

@@ -9,6 +9,7 @@ import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutt
 import { jsonataCompletion } from './jsonata-completion.ts';
 import { jsonataMarks } from './jsonata-marks.ts';
 import { memoryDefinitionsField } from './memory-definitions.ts';
+import { nameListCompletion } from './name-list-completion.ts';
 import { schemaCompletion } from './schema-completion.ts';
 import { schemaHover } from './schema-hover.ts';
 import { insertYamlNewline } from './yaml-enter.ts';
@@ -24,7 +25,8 @@ export function readOnlyExtension(readOnly: boolean): Extension {
 /**
  * The workflow editor: YAML with highlighting, two-space indentation (Tab indents; Escape then
  * Tab leaves the editor), folding, search, history, the lint gutter for the server's problems,
- * schema-driven completion and hover, and JSONata expressions marked and completed.
+ * schema-driven completion and hover, def names in the lists that name defs, and JSONata
+ * expressions marked and completed.
  */
 export function editorExtensions(options: { label: string; describedBy: string; readOnly: boolean; onChange: (text: string) => void }): Extension {
   return [
@@ -45,7 +47,7 @@ export function editorExtensions(options: { label: string; describedBy: string; 
     EditorView.lineWrapping,
     yaml(),
     memoryDefinitionsField,
-    autocompletion({ override: [schemaCompletion, jsonataCompletion], icons: false }),
+    autocompletion({ override: [schemaCompletion, nameListCompletion, jsonataCompletion], icons: false }),
     schemaHover,
     jsonataMarks,
     keymap.of([...completionKeymap, { key: 'Enter', run: insertYamlNewline }, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, ...defaultKeymap, indentWithTab]),

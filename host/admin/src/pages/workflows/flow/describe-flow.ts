@@ -2,15 +2,16 @@ import type { FlowGraph, FlowStep } from './flow-graph.ts';
 
 /**
  * The flow in words, for screen readers (the drawing's `aria-label`): each step, its action,
- * memory, conditions and tools, and which one failed.
+ * memory, conditions and tools, and which one failed (by its position: a task may run twice).
  *
  * @example
  * describeFlow({ steps: [] }) // 'Flow: no steps.'
+ * describeFlow(graph, 1) // '… Step 2, greet (failed): runs send_text_message …'
  */
-export function describeFlow(graph: FlowGraph, failingStep?: string): string {
+export function describeFlow(graph: FlowGraph, failingPosition?: number): string {
   if (graph.steps.length === 0) return 'Flow: no steps.';
   const count = `${graph.steps.length} step${graph.steps.length === 1 ? '' : 's'}`;
-  return [`Flow of ${count}.`, ...graph.steps.map((step) => describeStep(step, step.task === failingStep))].join(' ');
+  return [`Flow of ${count}.`, ...graph.steps.map((step) => describeStep(step, step.position === failingPosition))].join(' ');
 }
 
 function describeStep(step: FlowStep, failed: boolean): string {

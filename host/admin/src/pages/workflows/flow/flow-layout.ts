@@ -1,18 +1,29 @@
 import type { FlowCondition, FlowGraph, FlowStep, FlowTool } from './flow-graph.ts';
 
-/** Sizes of the drawing, in SVG units (the SVG scales to its box). */
+/**
+ * Sizes of the drawing, in SVG units (the SVG scales to its box). A drawing with side branches
+ * is 428 wide: the editor's column at a 1280 px window (about 400 px) shows it at 0.94, and
+ * narrower columns down to the view's smallest scale (flow-view.tsx) before it scrolls.
+ */
 export const FLOW_SIZES = {
-  stepWidth: 190,
+  stepWidth: 176,
   stepHeight: 50,
   badgeRow: 24,
   gap: 34,
-  sideX: 226,
-  branchX: 300,
-  branchWidth: 214,
+  sideX: 196,
+  branchX: 262,
+  branchWidth: 156,
   conditionHeight: 92,
   toolHeight: 34,
   top: 44,
+  /** Width of a character of the 11px monospace labels (branch values, condition tests). */
+  monoCharWidth: 6.7,
 } as const;
+
+/** How many characters of a label fit in `width` at `charWidth` per character. */
+export function charsFitting(width: number, charWidth: number = FLOW_SIZES.monoCharWidth): number {
+  return Math.floor(width / charWidth);
+}
 
 /** A condition beside its step: a diamond at (x, y) with `then`/`else` edges to the values. */
 export interface PlacedCondition extends FlowCondition {

@@ -1,8 +1,13 @@
-import { FLOW_SIZES, type PlacedCondition, type PlacedStep, type PlacedTool } from './flow-layout.ts';
+import { charsFitting, FLOW_SIZES, type PlacedCondition, type PlacedStep, type PlacedTool } from './flow-layout.ts';
 import { truncateLabel } from './truncate-label.ts';
+import { wrapLabel } from './wrap-label.ts';
 
 const DIAMOND = 14;
-const VALUE_CHARS = 32;
+const TEST_LINE_HEIGHT = 14;
+// A value's text starts 6 units into its box and keeps 6 clear at the end.
+const VALUE_CHARS = charsFitting(FLOW_SIZES.branchWidth - 12);
+// A condition's test runs from the diamond's left corner to the drawing's right edge, in up to two lines.
+const TEST_CHARS = charsFitting(FLOW_SIZES.branchX + FLOW_SIZES.branchWidth - (FLOW_SIZES.sideX + 16 - DIAMOND));
 
 /** What sits beside a step: a diamond per conditional input, an edge per tool an agent may call. */
 export function FlowSideBranches({ placed }: { placed: PlacedStep }) {
@@ -26,9 +31,7 @@ function ConditionBranch({ condition, fromY }: { condition: PlacedCondition; fro
     <g className="flow-condition" data-input={condition.input}>
       <title>{`${condition.input}: if ${condition.test} then ${condition.then} else ${condition.else}`}</title>
       <path className="flow-link" d={`M${FLOW_SIZES.stepWidth},${fromY} C${x - 30},${fromY} ${x - 30},${y} ${x - DIAMOND},${y}`} />
-      <text className="flow-condition-test" x={x - DIAMOND} y={y - 24}>
-        {truncateLabel(`${condition.input}: if ${condition.test}`, 44)}
-      </text>
+      <ConditionTest x={x - DIAMOND} bottom={y - 24} text={`${condition.input}: if ${condition.test}`} />
       <polygon points={diamond} />
       <text className="flow-diamond-mark" x={x} y={y + 4} textAnchor="middle">
         ?
@@ -36,6 +39,20 @@ function ConditionBranch({ condition, fromY }: { condition: PlacedCondition; fro
       <BranchEdge label="then" value={condition.then} fromX={x + DIAMOND} fromY={y} toY={y - 2} />
       <BranchEdge label="else" value={condition.else} fromX={x} fromY={y + DIAMOND} toY={y + 26} />
     </g>
+  );
+}
+
+/** The condition's input and test above its diamond, on two lines ending at `bottom` when it needs them. */
+function ConditionTest({ x, bottom, text }: { x: number; bottom: number; text: string }) {
+  const lines = wrapLabel(text, TEST_CHARS, 2);
+  return (
+    <text className="flow-condition-test" x={x} y={bottom - TEST_LINE_HEIGHT * (lines.length - 1)}>
+      {lines.map((line, index) => (
+        <tspan key={index} x={x} dy={index === 0 ? 0 : TEST_LINE_HEIGHT}>
+          {line}
+        </tspan>
+      ))}
+    </text>
   );
 }
 

@@ -5,29 +5,30 @@ import { FlowStepNode } from './flow-step-node.tsx';
 import { useFlowGraph } from './use-flow-graph.ts';
 import './flow-view.css';
 
-// A narrow column shrinks the drawing down to this scale, then scrolls it sideways: text stays readable.
+// A narrow column shrinks the drawing down to this scale, then scrolls it sideways: text stays
+// readable (the 11px labels never under 8.8px). The editor's column at a 1280 px window needs 0.94.
 const MIN_SCALE = 0.8;
 
 /**
  * The workflow's flow drawn beside its YAML, read-only, redrawn as the author types: each step
  * with the task's action and the memory it touches, each conditional input as a diamond with
- * `then`/`else` edges, an agent's tools as edges it may take, and `failingStep` (a task name,
- * from the last test run) marked "failed".
+ * `then`/`else` edges, an agent's tools as edges it may take, and the step at `failingPosition`
+ * (its index in `flow`, from the last test run) marked "failed".
  *
  * Plain SVG rather than a graph library such as @xyflow/react: the flow is a handful of steps in
  * one column with side branches, which needs no layout engine, no pan/zoom or editing, and so
  * costs nothing in the bundle.
  *
  * @example
- * <FlowView yaml={yaml} failingStep={failingStep} />
+ * <FlowView yaml={yaml} failingPosition={1} />
  */
-export function FlowView(props: { yaml: string; failingStep?: string }) {
+export function FlowView(props: { yaml: string; failingPosition?: number }) {
   const graph = useFlowGraph(props.yaml);
   const layout = layoutFlow(graph);
   const centerX = FLOW_SIZES.stepWidth / 2;
   return (
     <figure className="flow-view" data-testid="flow-view">
-      <svg role="img" aria-label={describeFlow(graph, props.failingStep)} viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height} style={{ minWidth: layout.width * MIN_SCALE }}>
+      <svg role="img" aria-label={describeFlow(graph, props.failingPosition)} viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height} style={{ minWidth: layout.width * MIN_SCALE }}>
         <defs>
           <marker id="flow-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
             <path d="M0,0 L10,5 L0,10 z" />
@@ -43,7 +44,7 @@ export function FlowView(props: { yaml: string; failingStep?: string }) {
           return (
             <g key={placed.step.position} className="flow-row">
               <line className="flow-edge" x1={centerX} y1={fromY} x2={centerX} y2={placed.y - 1} markerEnd="url(#flow-arrow)" />
-              <FlowStepNode placed={placed} failed={placed.step.task === props.failingStep} />
+              <FlowStepNode placed={placed} failed={placed.step.position === props.failingPosition} />
               <FlowSideBranches placed={placed} />
             </g>
           );
