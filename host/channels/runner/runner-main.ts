@@ -20,7 +20,7 @@ import type { LogLevel, SandboxReply } from '../sandbox/protocol.ts';
 import { runTask } from '../sandbox/run-task.ts';
 import { SandboxError, serializeError } from '../sandbox/sandbox-error.ts';
 import { withTimeout } from '../sandbox/with-timeout.ts';
-import { encodeFrame, FrameReader } from './runner-frames.ts';
+import { encodeFrame, FrameReader, FrameWriter } from './runner-frames.ts';
 import type { HostToRunnerMessage, RunnerCall, RunnerPoolOptions, RunnerToHostMessage } from './runner-protocol.ts';
 
 /** What the host may send in one frame: a webhook body (1 MiB by default) as base64, and room. */
@@ -31,13 +31,14 @@ for (const name of Object.keys(process.env)) delete process.env[name];
 
 const wire = new net.Socket({ fd: 3, readable: true, writable: true });
 const reader = new FrameReader(MAX_HOST_FRAME_BYTES);
+const writer = new FrameWriter(wire);
 let loading: Promise<LoadedHandler> | undefined;
 let limits: RunnerPoolOptions | undefined;
 let nextServiceId = 1;
 const serviceReplies = new Map<number, (reply: SandboxReply<unknown>) => void>();
 
 function post(message: RunnerToHostMessage): void {
-  if (!wire.destroyed) wire.write(encodeFrame(message));
+  if (!wire.destroyed) writer.write(message);
 }
 
 /** The host's services, each a request on the wire answered by a `runner.service.reply`. */

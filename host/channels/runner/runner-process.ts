@@ -12,7 +12,7 @@ import type { SandboxReply } from '../sandbox/protocol.ts';
 import { deserializeError, SandboxError, serializeError, type SerializedError } from '../sandbox/sandbox-error.ts';
 import { forwardOutput } from './forward-output.ts';
 import { LineRateLimit } from './line-rate-limit.ts';
-import { encodeFrame, FrameReader } from './runner-frames.ts';
+import { FrameReader, FrameWriter } from './runner-frames.ts';
 import { isRunnerMessage, type HostToRunnerMessage, type RunnerCall, type RunnerPoolOptions, type RunnerToHostMessage } from './runner-protocol.ts';
 import type { RunnerCommand } from './runner-command.ts';
 
@@ -68,6 +68,7 @@ export class RunnerProcess {
   readonly #child: ChildProcess;
   readonly #wire: Duplex;
   readonly #reader: FrameReader;
+  readonly #writer: FrameWriter;
   readonly #options: RunnerProcessOptions;
   readonly #calls = new Map<number, PendingCall>();
   readonly #ready = Promise.withResolvers<void>();
@@ -99,6 +100,7 @@ export class RunnerProcess {
     });
     this.#wire = this.#child.stdio[3] as Duplex;
     this.#reader = new FrameReader(options.maxFrameBytes);
+    this.#writer = new FrameWriter(this.#wire);
     this.#wire.on('data', (chunk: Buffer) => this.#read(chunk));
     this.#wire.on('error', () => this.kill('its wire failed'));
     forwardOutput(this.#child, options.logger, { channel: options.label }, (tail) => (this.#stderrTail = tail));
@@ -164,7 +166,7 @@ export class RunnerProcess {
   }
 
   #send(message: HostToRunnerMessage): void {
-    if (this.#exitReason === undefined && this.#wire.writable) this.#wire.write(encodeFrame(message));
+    if (this.#exitReason === undefined && this.#wire.writable) this.#writer.write(message);
   }
 
   /** A runner that breaks the protocol is broken or hostile: it is ended, never trusted further. */
