@@ -7,7 +7,8 @@ export interface HistoryMessage {
 
 /**
  * Inbound and outbound messages per thread: what `input_mode: history` reads. ConversationEntry
- * records inbound messages, LiveOutbox outbound ones, each in the statement that does the rest.
+ * records inbound messages, and a step's record outbound ones (SENT_REPLIES_CTES), each in the
+ * statement that does the rest.
  */
 export class MessageHistory {
   constructor(private readonly db: Knex) {}

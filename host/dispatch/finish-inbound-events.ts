@@ -13,12 +13,15 @@ export interface EventOutcome {
   retryInMs: number | null;
   /** Whether the next event of the conversation is claimed for this instance in the same statement. */
   handoff: boolean;
-  /** The attempt's run, ended in the same statement (its last step and status; see RunEnd). */
+  /** The attempt's run, ended in the same statement (its last step and status; see RunEnd), even when the claim was lost. */
   run?: RunEnd | undefined;
 }
 
 export interface FinishResult {
-  /** False when the attempt had lost its claim (another instance took the event over): nothing was written. */
+  /**
+   * False when the attempt had lost its claim (another instance took the event over): the event's
+   * outcome was not written (its run's end was: the run did end).
+   */
   recorded: boolean;
   /** The conversation's next event, claimed for this instance: it runs next, with no poll in between. */
   next: ClaimedEvent | undefined;

@@ -133,24 +133,32 @@ export class InboundEventProcessor {
   async process(row: ClaimedEvent, { handoff }: { handoff: boolean | (() => boolean) }): Promise<ProcessResult> {
     const { maxAttempts } = this.deps;
     let outcome: AttemptResult;
+    let result: FinishResult;
+    let retryInMs: number | undefined;
+    let retryAfterMs: number | undefined;
     if (row.attempts > maxAttempts) {
       // Claimed again after the host running its last attempt died: no attempt is left.
       outcome = { status: 'failed', reason: ABANDONED_LAST_ATTEMPT };
+      result = await this.#finish({ id: row.id, claim_token: row.claim_token, status: outcome.status, reason: outcome.reason, retryInMs: null, handoff: resolveHandoff(handoff) });
     } else {
       // A dead host's runs of this event were ended by the claim; nobody else removes their run-scope memory.
       for (const runId of row.abandoned_run_ids) await this.deps.endRunMemory(runId);
+      // Held until the outcome is recorded: the run's end (its replies' `sent` marks among it) is
+      // written with it, and no other instance may take the event over before.
       this.#heartbeat.hold(row.id, row.claim_token);
       try {
-        outcome = await this.#run(row);
-      } catch (error) {
-        outcome = this.#failed(row, error);
+        try {
+          outcome = await this.#run(row);
+        } catch (error) {
+          outcome = this.#failed(row, error);
+        }
+        retryAfterMs = (outcome.error as { retryAfterMs?: number } | undefined)?.retryAfterMs;
+        retryInMs = outcome.status === 'queued' ? (retryAfterMs === undefined ? retryBackoffMs(row.attempts) : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS)) : undefined;
+        result = await this.#finish({ id: row.id, claim_token: row.claim_token, status: outcome.status, reason: outcome.reason, retryInMs: retryInMs ?? null, handoff: resolveHandoff(handoff), run: outcome.run });
       } finally {
         this.#heartbeat.release(row.id);
       }
     }
-    const retryAfterMs = (outcome.error as { retryAfterMs?: number } | undefined)?.retryAfterMs;
-    const retryInMs = outcome.status === 'queued' ? (retryAfterMs === undefined ? retryBackoffMs(row.attempts) : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS)) : undefined;
-    const result = await this.#finish({ id: row.id, claim_token: row.claim_token, status: outcome.status, reason: outcome.reason, retryInMs: retryInMs ?? null, handoff: typeof handoff === 'function' ? handoff() : handoff, run: outcome.run });
     if (!result.recorded) {
       this.deps.logger.warn({ inboundEventId: row.id, status: outcome.status }, 'an attempt lost its claim on the event; its outcome is not recorded');
     }
@@ -193,6 +201,14 @@ export class InboundEventProcessor {
         // The conversation's next event went to another instance meanwhile: record without handing on.
         if (outcome.handoff && isUniqueViolationOf(error, ONE_RUNNING_PER_CONVERSATION)) {
           outcome = { ...outcome, handoff: false };
+          continue;
+        }
+        // The run's end was refused for its data: the event's outcome matters more. First without
+        // the last step (and its replies' marks), then without the run, which stays `running`.
+        if (outcome.run && !isConnectionError(error)) {
+          const withoutStep = outcome.run.lastStep !== undefined;
+          this.deps.logger.error({ err: error, inboundEventId: outcome.id, runId: outcome.run.runId }, withoutStep ? 'could not record a run\'s last step; ending the run without it' : 'could not record a run\'s end; recording its event\'s outcome without it');
+          outcome = { ...outcome, run: withoutStep ? { ...outcome.run, lastStep: undefined } : undefined };
           continue;
         }
         if (!isConnectionError(error) || Date.now() + delayMs > giveUpAt) throw error;
@@ -252,6 +268,10 @@ export class InboundEventProcessor {
     }
     return { status: 'done', reason: null, run: result.end };
   }
+}
+
+function resolveHandoff(handoff: boolean | (() => boolean)): boolean {
+  return typeof handoff === 'function' ? handoff() : handoff;
 }
 
 /** `$input`: the message as workflows read it. */

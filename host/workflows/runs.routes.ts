@@ -103,7 +103,7 @@ export function runRoutes({ db, workflows, runner }: RunRouteDeps): RouteDefinit
       async handle({ params, body, principal }) {
         const version = await workflows.getVersion(params.id, body.version);
         const messages: StdOutgoingMessageEnvelope[] = [];
-        const collecting: RunOutbox = { send: async (envelope) => (messages.push(envelope), { mid: undefined }) };
+        const collecting: RunOutbox = { send: async (envelope) => (messages.push(envelope), { mid: undefined }), takeSentReplies: () => [] };
         const transcript: { role: 'user' | 'assistant'; text: string }[] = body.input.text ? [{ role: 'user', text: body.input.text }] : [];
         const result = await runner.run({
           workflowId: version.workflowId,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { RunRecords } from '../../host/workflows/runtime/run-records.ts';
 import { makeDue, waitForRetry } from '../support/claim-events.ts';
 import { ConversationHarness, sampleEvent } from './conversation-harness.ts';
 
@@ -103,4 +104,30 @@ test('a failed run ends, with its failing step, in the statement that queues its
   const retried = await writers('end-2');
   assert.deepEqual(retried.runs.map((run) => run.status), ['failed', 'succeeded']);
   assert.equal(retried.runs[1]!.xmin, retried.event);
+});
+
+test("a run's end written again, its first answer lost, neither fails nor adds the reply to the history twice", async () => {
+  assert.equal(await h.deliver([sampleEvent('end-4', 'dee', 'my name is Dee')]), 200);
+  assert.equal((await h.settled(['end-4'])).get('end-4')?.status, 'done');
+  const db = h.app.database.db;
+  const event = await db('inbound_events').where({ source_id: h.source.id, event_id: 'end-4' }).first('id');
+  const run = await db('workflow_runs').where('inbound_event_id', event.id).first('id', 'thread_id');
+  const last = await db('workflow_run_steps').where('run_id', run.id).orderBy('position', 'desc').first();
+  const reply = await db('outbound_messages').where('inbound_event_id', event.id).first('id', 'envelope', 'sent_at', 'mid');
+  const history = () => db('conversation_messages').where({ thread_id: run.thread_id, direction: 'out' }).count<{ count: string }[]>({ count: '*' });
+  const before = Number((await history())[0]!.count);
+
+  await new RunRecords(db).end({
+    runId: run.id,
+    status: 'succeeded',
+    error: null,
+    finishedAt: new Date(),
+    lastStep: {
+      runId: run.id,
+      step: { position: last.position, task: last.task, action: last.action, status: last.status, reused: false, inputs: last.inputs, output: last.output, error: null, startedAt: last.started_at.toISOString(), finishedAt: last.finished_at.toISOString() },
+      sentReplies: [{ id: reply.id, mid: reply.mid ?? undefined, sentAt: reply.sent_at, runId: run.id, threadId: run.thread_id, envelope: reply.envelope }],
+    },
+  });
+  assert.equal(Number((await history())[0]!.count), before, 'the reply entered the history again');
+  assert.equal((await db('workflow_run_steps').where('run_id', run.id)).length, last.position + 1);
 });

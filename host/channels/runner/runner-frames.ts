@@ -41,12 +41,16 @@ export class FrameWriter {
     if (!this.#corked) {
       this.#corked = true;
       this.#socket.cork();
-      setImmediate(() => {
-        this.#corked = false;
-        this.#socket.uncork();
-      });
+      setImmediate(() => this.flush());
     }
     this.#socket.write(encodeFrame(message));
+  }
+
+  /** Sends what this turn wrote now: for a frame whose moment matters (a send has started). */
+  flush(): void {
+    if (!this.#corked) return;
+    this.#corked = false;
+    this.#socket.uncork();
   }
 }
 

@@ -77,7 +77,11 @@ async function answer(id: number, call: RunnerCall): Promise<void> {
     const timedOut = () => new SandboxError('BOT_ERR_PLUGIN_CALL_TIMEOUT', `${call.type} did not finish within ${timeoutMs} ms`);
     // runTask never rejects; only the time limit does.
     reply = await withTimeout(
-      runTask(loading, call, () => post({ type: 'runner.send.started', id })),
+      // Sent at once, not at the turn's end: the host must know before the platform may have the reply.
+      runTask(loading, call, () => {
+        post({ type: 'runner.send.started', id });
+        writer.flush();
+      }),
       timeoutMs,
       timedOut,
     ).catch((error: unknown) => ({ ok: false as const, error: serializeError(error) }));

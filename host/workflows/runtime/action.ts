@@ -79,9 +79,9 @@ export interface RunOutbox {
   send(envelope: StdOutgoingMessageEnvelope): Promise<{ mid: string | undefined }>;
   /**
    * The replies accepted since last asked, not yet marked sent: the runner marks them in the
-   * statement that records their step (a live outbox; a test run's records nothing).
+   * statement that records their step (a test run's outbox has none: it records nothing).
    */
-  takeSentReplies?(): SentReply[];
+  takeSentReplies(): SentReply[];
 }
 
 /** Inbound and outbound messages of the run's thread, oldest first. */

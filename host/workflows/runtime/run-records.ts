@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { BatchedStatement } from '../../db/batched-statement.ts';
-import { SENT_REPLIES_CTES, SENT_REPLY_COLUMNS, sentReplyColumns, type SentReply } from '../../outbox/outbox-records.ts';
+import { SENT_REPLIES_CTES, SENT_REPLY_COLUMNS, sentRepliesColumns, type SentReply } from '../../outbox/outbox-records.ts';
 import type { RunState } from './action.ts';
 import type { StepError } from './describe-error.ts';
 import type { StepRecord } from './workflow-runner.ts';
@@ -39,10 +39,12 @@ export const RUN_END_COLUMNS = 'run_id uuid, run_status text, run_error jsonb, r
 /**
  * CTEs (for a `WITH` list) that record runs' ends from the relation `rows`, which has
  * {@link RUN_END_COLUMNS} (a row whose run_id is null ends no run): each run's last step is
- * inserted, the replies it sent marked sent, and the run marked succeeded or failed. A statement that ends something else (an
+ * inserted (unless a write whose answer was lost already did), the replies it sent marked sent,
+ * and the run marked succeeded or failed. A statement that ends something else (an
  * inbound event) says these too, so a live run's end costs no round trip of its own. A late end
  * overwrites the `failed` a takeover wrote for a run its host was thought to have abandoned: the
  * run did end, and how is the truth.
+ * @example sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, ${RUN_END_COLUMNS})), ${RUN_END_CTES('x')} SELECT …`
  */
 export const RUN_END_CTES = (rows: string) => `
   ended_run_steps AS (
@@ -50,6 +52,7 @@ export const RUN_END_CTES = (rows: string) => `
     SELECT rows.run_id, s.position, s.task, s.action, s.status, s.reused, s.inputs, s.output, s.error, s.started_at, s.finished_at
       FROM ${rows} AS rows CROSS JOIN LATERAL jsonb_to_record(rows.last_step) AS s(${STEP_COLUMNS})
      WHERE rows.run_id IS NOT NULL AND rows.last_step IS NOT NULL
+    ON CONFLICT (run_id, position) DO NOTHING
   ), ended_run_replies AS (
     SELECT s.* FROM ${rows} AS rows CROSS JOIN LATERAL jsonb_to_recordset(rows.last_step_sent) AS s(${SENT_REPLY_COLUMNS})
      WHERE rows.run_id IS NOT NULL AND rows.last_step_sent IS NOT NULL
@@ -68,7 +71,7 @@ export function runEndColumns(end: RunEnd | undefined): Record<string, unknown> 
     run_error: end.error,
     run_finished_at: end.finishedAt,
     last_step: end.lastStep ? stepColumns(end.lastStep.step) : null,
-    last_step_sent: end.lastStep ? end.lastStep.sentReplies.map(sentReplyColumns) : null,
+    last_step_sent: end.lastStep ? sentRepliesColumns(end.lastStep.sentReplies) : null,
   };
 }
 
@@ -123,11 +126,12 @@ export class RunRecords {
             inserted AS (
               INSERT INTO workflow_run_steps (run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at)
               SELECT run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at FROM x
+              ON CONFLICT (run_id, position) DO NOTHING
             ), step_replies AS (
               SELECT s.* FROM x CROSS JOIN LATERAL jsonb_to_recordset(x.sent) AS s(${SENT_REPLY_COLUMNS})
             ), ${SENT_REPLIES_CTES('step_replies', 'step_replies')}
             SELECT count(*) FROM x`,
-      toRow: ({ runId, step, sentReplies }) => ({ run_id: runId, ...stepColumns(step), sent: sentReplies.map(sentReplyColumns) }),
+      toRow: ({ runId, step, sentReplies }) => ({ run_id: runId, ...stepColumns(step), sent: sentRepliesColumns(sentReplies) }),
     });
     this.#ends = new BatchedStatement(db, {
       name: 'runner-end-runs',

@@ -93,7 +93,7 @@ export interface RunResult {
  * Runs a workflow's `flow` in order: each step's inputs are evaluated, its action is run, and the
  * step is recorded with its status, output or error in `workflow_run_steps`. The first failing
  * step ends the run. Whatever the outcome, the run-scope memory is removed and the run is
- * marked succeeded or failed.
+ * marked succeeded or failed (with `deferEnd`, by the caller).
  */
 export class WorkflowRunner {
   readonly #records: RunRecords;
@@ -144,8 +144,12 @@ export class WorkflowRunner {
       }
     } catch (failure) {
       error = describeError(failure);
-    } finally {
+    }
+    try {
       await memory?.end();
+    } catch (failure) {
+      // The run still ends, and its last step and replies are still recorded.
+      error ??= describeError(failure);
     }
     const status = error ? 'failed' : 'succeeded';
     // The last step is recorded with the end, by the very next write as before, in one round trip.
@@ -192,11 +196,12 @@ export class WorkflowRunner {
   async #runStep(position: number, taskName: string, run: RunState, memory: RunMemory, request: RunRequest): Promise<StepWrite> {
     const task = run.document.defs[taskName] as TaskDef;
     const startedAt = this.deps.now();
-    const outbox = request.outboxFor(position, run);
+    let outbox: RunOutbox | undefined;
     let inputs: Record<string, unknown> | null = null;
     let output: unknown = null;
     let error: StepError | null = null;
     try {
+      outbox = request.outboxFor(position, run);
       inputs = await this.deps.evaluateInputs(task.inputs ?? {}, run);
       const services = this.#services(run, memory, outbox, request.history);
       output = (await this.#action(task).run({ taskName, task, inputs, run }, services)) ?? null;
@@ -217,7 +222,7 @@ export class WorkflowRunner {
       finishedAt: this.deps.now().toISOString(),
     };
     // A failed step's replies sent before it failed are marked too.
-    return { runId: run.runId, step, sentReplies: outbox.takeSentReplies?.() ?? [] };
+    return { runId: run.runId, step, sentReplies: outbox?.takeSentReplies() ?? [] };
   }
 
   #services(run: RunState, memory: RunMemory, outbox: RunOutbox, history: ConversationHistory, toolDepth = 0): ActionServices {

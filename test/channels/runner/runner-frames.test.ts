@@ -36,6 +36,18 @@ test('frames written in one turn of the event loop leave in one write, in order;
   assert.deepEqual(reader.push(Buffer.concat(socket.writes[1]!)), [{ type: 'runner.close' }]);
 });
 
+test('flush sends what the turn wrote at once, for a frame whose moment matters', async () => {
+  const socket = new RecordingSocket();
+  const writer = new FrameWriter(socket);
+  writer.write({ type: 'runner.send.started', id: 1 });
+  writer.flush();
+  assert.equal(socket.writes.length, 1, 'the frame left before the turn ended');
+  writer.write({ type: 'runner.reply', id: 1 });
+  await nextTurn();
+  assert.equal(socket.writes.length, 2);
+  assert.deepEqual(new FrameReader(1024).push(Buffer.concat(socket.writes.flat())), [{ type: 'runner.send.started', id: 1 }, { type: 'runner.reply', id: 1 }]);
+});
+
 test('bytes travel as bytes; a frame without them parses the same; an escaped key stays a plain object', () => {
   const reader = new FrameReader(1024);
   const [withBytes, withoutBytes] = reader.push(Buffer.concat([encodeFrame({ body: Buffer.from('héllo') }), encodeFrame({ text: 'no bytes here', nested: [{ $other: 1 }] })]));

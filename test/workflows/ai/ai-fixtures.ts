@@ -48,6 +48,10 @@ export class RecordingOutbox implements RunOutbox {
     this.sent.push(envelope);
     return { mid: `mid-${this.sent.length}` };
   }
+
+  takeSentReplies(): [] {
+    return [];
+  }
 }
 
 export type HistoryEntry = { role: 'user' | 'assistant'; text: string };
