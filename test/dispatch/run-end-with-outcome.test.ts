@@ -131,3 +131,18 @@ test("a run's end written again, its first answer lost, neither fails nor adds t
   assert.equal(Number((await history())[0]!.count), before, 'the reply entered the history again');
   assert.equal((await db('workflow_run_steps').where('run_id', run.id)).length, last.position + 1);
 });
+
+test("a step's replies enter the history in the order they were sent", async () => {
+  // Past the sample channel's 2,000 characters, one reply goes as several parts, one step's sends.
+  const parts = ['first', 'second', 'third'].map((word) => `${'x'.repeat(1_500)} ${word}`);
+  const yaml = ['defs:', '  long:', '    kind: task', '    action: send_text_message', '    inputs:', `      text: ${JSON.stringify(parts.join(' '))}`, 'flow:', '  - do: long'].join('\n');
+  const workflow = await h.app.request('POST', '/api/workflows', { as: 'admin', body: { name: 'Long reply', yaml } });
+  assert.equal(workflow.status, 201, workflow.text);
+  assert.equal(await h.deliver([sampleEvent('end-5', 'eve', 'hi')], `/api/webhook/${h.source.ref}/${workflow.body.id}`), 200);
+  assert.equal((await h.settled(['end-5'])).get('end-5')?.status, 'done');
+  const db = h.app.database.db;
+  const event = await db('inbound_events').where({ source_id: h.source.id, event_id: 'end-5' }).first('id');
+  const run = await db('workflow_runs').where('inbound_event_id', event.id).first('thread_id');
+  const history: { text: string }[] = await db('conversation_messages').where({ thread_id: run.thread_id, direction: 'out' }).orderBy('id').select('text');
+  assert.deepEqual(history.map(({ text }) => text.trim().split(' ').at(-1)), ['first', 'second', 'third']);
+});
