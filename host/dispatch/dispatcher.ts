@@ -85,6 +85,8 @@ export class Dispatcher {
   readonly #cursors = new Map<string, string>();
   #listener: PgListener | undefined;
   #stopping = false;
+  /** A run ended while stopping, its conversation handed to no one. */
+  #leftConversations = false;
 
   private constructor(private readonly options: DispatcherOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${options.concurrency}`);
@@ -115,7 +117,9 @@ export class Dispatcher {
 
   /**
    * Claims nothing more, waits for the events in flight (their conversations' next events are not
-   * handed on), then stops listening. Events not claimed stay queued for any instance.
+   * handed on), then stops listening. Events not claimed stay queued for any instance; when a run
+   * ended meanwhile, a notice naming nothing tells every other instance to look now rather than
+   * at its next poll (a rolling restart leaves no conversation waiting).
    */
   async stop(): Promise<void> {
     this.#stopping = true;
@@ -124,7 +128,16 @@ export class Dispatcher {
     if (this.#retryTimer) clearTimeout(this.#retryTimer.timer);
     await this.#claiming;
     while (this.#chains.size > 0) await Promise.all([...this.#chains]);
+    if (this.#leftConversations) await this.#announceLeftConversations();
     await this.#listener?.close();
+  }
+
+  async #announceLeftConversations(): Promise<void> {
+    try {
+      await this.options.db.raw('SELECT pg_notify(?, ?)', [INBOX_CHANNEL, '']);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'could not tell the other instances that this one stopped; they find its conversations\' next events at their next poll');
+    }
   }
 
   #noticed(payload: string | undefined): void {
@@ -273,7 +286,10 @@ export class Dispatcher {
     }
     // The slot is free before anything claims for it.
     this.#running -= 1;
-    if (this.#stopping) return;
+    if (this.#stopping) {
+      this.#leftConversations = true;
+      return;
+    }
     if (this.#saturated) return this.#wake('slot');
     // The conversation's next event, when it was not handed on: one the recording statement could
     // not see (committed while it ran: its notice arrived meanwhile, and the claim that notice

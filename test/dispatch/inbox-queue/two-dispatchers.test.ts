@@ -82,3 +82,25 @@ test('two dispatchers run 20 conversations × 10 interleaved messages: each once
   assert.ok(crossed.length > 0, 'some conversation ran on both instances, so its order held across them');
   for (const dispatcher of dispatchers) assert.deepEqual([dispatcher.claimed.poll, dispatcher.claimed.retry], [0, 0], JSON.stringify(dispatcher.claimed));
 });
+
+// Catches a stopping instance that hands its conversations to no one: the other instance would
+// find the next event only at its poll, a minute here.
+test('an instance that stops tells the others at once: the conversation it was running goes on there, not at the next poll', async (t) => {
+  const log = new RunLog();
+  // The first message runs long enough for the other instance to start listening meanwhile.
+  const slow = new RecordingProcessor(database.db, { name: 'stopping', log, runMs: () => 5_000, leaseMs: LEASE_MS });
+  const stopping = await Dispatcher.start({ db: database.db, processor: slow, concurrency: 1, pollIntervalMs: 60_000, leaseMs: LEASE_MS, logger: pino({ level: 'silent' }) });
+  await commit(database.db, 100, 0);
+  await commit(database.db, 100, 1);
+  await log.waitFor(() => log.runs.length >= 1, 'the first message to start', 10_000);
+  const stopped = stopping.stop();
+  const other = await startDispatcher('other', otherPool, log);
+  t.after(() => other.stop());
+  assert.equal(log.finished.length, 0, 'the first message ended before the other instance listened: the test proves nothing');
+
+  await stopped;
+  await log.waitFor(() => log.finished.length >= 2, 'the second message, on the other instance', 15_000);
+  assert.deepEqual(log.runs.map((run) => [messageOf(run), run.by]), [[0, 'stopping'], [1, 'other']]);
+  assert.equal(other.claimed.poll, 0, 'the other instance waited for its poll');
+  assert.ok(other.claimed.notify >= 1);
+});
