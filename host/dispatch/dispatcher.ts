@@ -85,8 +85,6 @@ export class Dispatcher {
   readonly #cursors = new Map<string, string>();
   #listener: PgListener | undefined;
   #stopping = false;
-  /** A run ended while stopping, its conversation handed to no one. */
-  #leftConversations = false;
 
   private constructor(private readonly options: DispatcherOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${options.concurrency}`);
@@ -127,8 +125,10 @@ export class Dispatcher {
     clearTimeout(this.#claimRetryTimer);
     if (this.#retryTimer) clearTimeout(this.#retryTimer.timer);
     await this.#claiming;
+    // Runs in flight now end without handing their conversations on.
+    const leavesConversations = this.#chains.size > 0;
     while (this.#chains.size > 0) await Promise.all([...this.#chains]);
-    if (this.#leftConversations) await this.#announceLeftConversations();
+    if (leavesConversations) await this.#announceLeftConversations();
     await this.#listener?.close();
   }
 
@@ -286,10 +286,7 @@ export class Dispatcher {
     }
     // The slot is free before anything claims for it.
     this.#running -= 1;
-    if (this.#stopping) {
-      this.#leftConversations = true;
-      return;
-    }
+    if (this.#stopping) return;
     if (this.#saturated) return this.#wake('slot');
     // The conversation's next event, when it was not handed on: one the recording statement could
     // not see (committed while it ran: its notice arrived meanwhile, and the claim that notice

@@ -131,34 +131,41 @@ export class InboundEventProcessor {
    * whole claim timeout): the claim then runs out and any instance takes the event over.
    */
   async process(row: ClaimedEvent, { handoff }: { handoff: boolean | (() => boolean) }): Promise<ProcessResult> {
-    const { maxAttempts } = this.deps;
-    let outcome: AttemptResult;
-    let result: FinishResult;
-    let retryInMs: number | undefined;
-    let retryAfterMs: number | undefined;
-    if (row.attempts > maxAttempts) {
+    if (row.attempts > this.deps.maxAttempts) {
       // Claimed again after the host running its last attempt died: no attempt is left.
-      outcome = { status: 'failed', reason: ABANDONED_LAST_ATTEMPT };
-      result = await this.#finish({ id: row.id, claim_token: row.claim_token, status: outcome.status, reason: outcome.reason, retryInMs: null, handoff: resolveHandoff(handoff) });
-    } else {
-      // A dead host's runs of this event were ended by the claim; nobody else removes their run-scope memory.
-      for (const runId of row.abandoned_run_ids) await this.deps.endRunMemory(runId);
-      // Held until the outcome is recorded: the run's end (its replies' `sent` marks among it) is
-      // written with it, and no other instance may take the event over before.
-      this.#heartbeat.hold(row.id, row.claim_token);
-      try {
-        try {
-          outcome = await this.#run(row);
-        } catch (error) {
-          outcome = this.#failed(row, error);
-        }
-        retryAfterMs = (outcome.error as { retryAfterMs?: number } | undefined)?.retryAfterMs;
-        retryInMs = outcome.status === 'queued' ? (retryAfterMs === undefined ? retryBackoffMs(row.attempts) : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS)) : undefined;
-        result = await this.#finish({ id: row.id, claim_token: row.claim_token, status: outcome.status, reason: outcome.reason, retryInMs: retryInMs ?? null, handoff: resolveHandoff(handoff), run: outcome.run });
-      } finally {
-        this.#heartbeat.release(row.id);
-      }
+      return this.#record(row, { status: 'failed', reason: ABANDONED_LAST_ATTEMPT }, handoff);
     }
+    // A dead host's runs of this event were ended by the claim; nobody else removes their run-scope memory.
+    for (const runId of row.abandoned_run_ids) await this.deps.endRunMemory(runId);
+    // Held until the outcome is recorded: the run's end (its replies' `sent` marks among it) is
+    // written with it, and no other instance may take the event over before.
+    this.#heartbeat.hold(row.id, row.claim_token);
+    try {
+      let outcome: AttemptResult;
+      try {
+        outcome = await this.#run(row);
+      } catch (error) {
+        outcome = this.#failed(row, error);
+      }
+      return await this.#record(row, outcome, handoff);
+    } finally {
+      this.#heartbeat.release(row.id);
+    }
+  }
+
+  /** Records the attempt's outcome (a failure's with when to try again), then reports it. */
+  async #record(row: ClaimedEvent, outcome: AttemptResult, handoff: boolean | (() => boolean)): Promise<ProcessResult> {
+    const retryAfterMs = (outcome.error as { retryAfterMs?: number } | undefined)?.retryAfterMs;
+    const retryInMs = outcome.status === 'queued' ? (retryAfterMs === undefined ? retryBackoffMs(row.attempts) : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS)) : undefined;
+    const result = await this.#finish({
+      id: row.id,
+      claim_token: row.claim_token,
+      status: outcome.status,
+      reason: outcome.reason,
+      retryInMs: retryInMs ?? null,
+      handoff: typeof handoff === 'function' ? handoff() : handoff,
+      run: outcome.run,
+    });
     if (!result.recorded) {
       this.deps.logger.warn({ inboundEventId: row.id, status: outcome.status }, 'an attempt lost its claim on the event; its outcome is not recorded');
     }
@@ -268,10 +275,6 @@ export class InboundEventProcessor {
     }
     return { status: 'done', reason: null, run: result.end };
   }
-}
-
-function resolveHandoff(handoff: boolean | (() => boolean)): boolean {
-  return typeof handoff === 'function' ? handoff() : handoff;
 }
 
 /** `$input`: the message as workflows read it. */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { BatchedStatement } from '../../db/batched-statement.ts';
-import { SENT_REPLIES_CTES, SENT_REPLY_COLUMNS, sentRepliesColumns, type SentReply } from '../../outbox/outbox-records.ts';
+import { SENT_REPLIES_CTES, sentRepliesColumns, type SentReply } from '../../outbox/outbox-records.ts';
 import type { RunState } from './action.ts';
 import type { StepError } from './describe-error.ts';
 import type { StepRecord } from './workflow-runner.ts';
@@ -30,8 +30,22 @@ export interface RunEnd {
   lastStep: StepWrite | undefined;
 }
 
-/** The columns of a `workflow_run_steps` row. */
+/** The columns of a `workflow_run_steps` row but its run, in the order the step CTEs insert them. */
 const STEP_COLUMNS = 'position int, task text, action text, status text, reused boolean, inputs jsonb, output jsonb, error jsonb, started_at timestamptz, finished_at timestamptz';
+
+/**
+ * CTEs (named after `name`) that write, for each row of `rows` (with a `run_id`), the step in its
+ * jsonb column `stepColumn` (null for none) and mark the replies in `sentColumn` sent: a step's
+ * record and its replies' marks in one statement. A write repeated after its answer was lost
+ * changes nothing.
+ */
+const STEP_WRITE_CTES = (rows: string, stepColumn: string, sentColumn: string, name: string) => `
+  ${name}_step AS (
+    INSERT INTO workflow_run_steps (run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at)
+    SELECT x.run_id, s.* FROM ${rows} AS x CROSS JOIN LATERAL jsonb_to_record(x.${stepColumn}) AS s(${STEP_COLUMNS})
+     WHERE x.${stepColumn} IS NOT NULL
+    ON CONFLICT (run_id, position) DO NOTHING
+  ), ${SENT_REPLIES_CTES(rows, sentColumn, name)}`;
 
 /** The columns {@link RUN_END_CTES} reads from its relation: one row per run's end. */
 export const RUN_END_COLUMNS = 'run_id uuid, run_status text, run_error jsonb, run_finished_at timestamptz, last_step jsonb, last_step_sent jsonb';
@@ -47,16 +61,7 @@ export const RUN_END_COLUMNS = 'run_id uuid, run_status text, run_error jsonb, r
  * @example sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, ${RUN_END_COLUMNS})), ${RUN_END_CTES('x')} SELECT …`
  */
 export const RUN_END_CTES = (rows: string) => `
-  ended_run_steps AS (
-    INSERT INTO workflow_run_steps (run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at)
-    SELECT rows.run_id, s.position, s.task, s.action, s.status, s.reused, s.inputs, s.output, s.error, s.started_at, s.finished_at
-      FROM ${rows} AS rows CROSS JOIN LATERAL jsonb_to_record(rows.last_step) AS s(${STEP_COLUMNS})
-     WHERE rows.run_id IS NOT NULL AND rows.last_step IS NOT NULL
-    ON CONFLICT (run_id, position) DO NOTHING
-  ), ended_run_replies AS (
-    SELECT s.* FROM ${rows} AS rows CROSS JOIN LATERAL jsonb_to_recordset(rows.last_step_sent) AS s(${SENT_REPLY_COLUMNS})
-     WHERE rows.run_id IS NOT NULL AND rows.last_step_sent IS NOT NULL
-  ), ${SENT_REPLIES_CTES('ended_run_replies', 'ended_run_replies')}, ended_runs AS (
+  ${STEP_WRITE_CTES(rows, 'last_step', 'last_step_sent', 'ended')}, ended_runs AS (
     UPDATE workflow_runs AS r SET status = rows.run_status, error = rows.run_error, finished_at = rows.run_finished_at
       FROM ${rows} AS rows
      WHERE r.id = rows.run_id AND r.id = ANY(ARRAY(SELECT run_id FROM ${rows} WHERE run_id IS NOT NULL))
@@ -122,16 +127,9 @@ export class RunRecords {
     });
     this.#steps = new BatchedStatement(db, {
       name: 'runner-insert-steps',
-      sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(run_id uuid, ${STEP_COLUMNS}, sent jsonb)),
-            inserted AS (
-              INSERT INTO workflow_run_steps (run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at)
-              SELECT run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at FROM x
-              ON CONFLICT (run_id, position) DO NOTHING
-            ), step_replies AS (
-              SELECT s.* FROM x CROSS JOIN LATERAL jsonb_to_recordset(x.sent) AS s(${SENT_REPLY_COLUMNS})
-            ), ${SENT_REPLIES_CTES('step_replies', 'step_replies')}
+      sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(run_id uuid, step jsonb, sent jsonb)), ${STEP_WRITE_CTES('x', 'step', 'sent', 'written')}
             SELECT count(*) FROM x`,
-      toRow: ({ runId, step, sentReplies }) => ({ run_id: runId, ...stepColumns(step), sent: sentRepliesColumns(sentReplies) }),
+      toRow: ({ runId, step, sentReplies }) => ({ run_id: runId, step: stepColumns(step), sent: sentRepliesColumns(sentReplies) }),
     });
     this.#ends = new BatchedStatement(db, {
       name: 'runner-end-runs',
