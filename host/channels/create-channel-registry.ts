@@ -25,6 +25,7 @@ export interface ChannelRegistryOptions {
 /** A registry whose discovery runs each plugin in its own sandbox; call `load()` to discover. */
 export function createChannelRegistry(options: ChannelRegistryOptions): ChannelRegistry<ChannelCalls> {
   const providedVersions = readHostProvidedVersions(options.hostRoot);
+  const links = { hostRoot: options.hostRoot, privatePaths: options.sandbox.isolation?.privatePaths ?? [] };
   const load = sandboxLoader({
     ...options.sandbox,
     hostServicesFor: options.hostServicesFor,
@@ -32,7 +33,7 @@ export function createChannelRegistry(options: ChannelRegistryOptions): ChannelR
     ...(options.onRunnerExit ? { onRunnerExit: options.onRunnerExit } : {}),
   });
   return new ChannelRegistry({
-    discover: (reuse, dormant, include) => discoverChannels({ appRoot: options.appRoot, providedVersions, load, reuse, dormant, include }),
+    discover: (reuse, dormant, include) => discoverChannels({ appRoot: options.appRoot, links, providedVersions, load, reuse, dormant, include }),
     start: load,
     fingerprint: channelFingerprint,
     enabledStates: () => options.states.enabledStates(),

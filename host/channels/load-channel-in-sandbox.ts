@@ -22,6 +22,13 @@ export interface IsolationSettings {
   bwrapPath?: string;
   limits: RunnerLimits;
   restartDelay: { initialMs: number; maxMs: number };
+  /** Folders of the host no runner reads, wherever a plugin's links lead (the data directory). */
+  privatePaths?: string[];
+  /**
+   * `false` starts sandboxed runners without their seccomp filter: only the ingest benchmark asks
+   * for it, to measure what the filter costs; no configuration reaches it.
+   */
+  seccomp?: false;
 }
 
 export type SandboxSettings = Omit<ChannelSandboxOptions, 'file' | 'name' | 'hostServices'> & {
@@ -104,6 +111,7 @@ async function startRunner(settings: SandboxSettings, file: ChannelFile, hostSer
     ...(settings.frameDelivery ? { frameDelivery: settings.frameDelivery } : {}),
     watchdog: wanted.limits,
     restartDelay: wanted.restartDelay,
+    privatePaths: wanted.privatePaths ?? [],
     onExit: (reason) => settings.onRunnerExit?.(channelName() ?? file.file, reason),
   });
   return { calls: runner, status: () => runner.status() };

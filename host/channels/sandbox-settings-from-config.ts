@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { configSchema } from '../config/config.schema.ts';
 import type { ChannelRegistryOptions } from './create-channel-registry.ts';
 
@@ -15,6 +16,7 @@ type SandboxConfig = Pick<
   | 'BOT_SANDBOX_WATCHDOG_INTERVAL_MS'
   | 'BOT_SANDBOX_RESTART_DELAY_MS'
   | 'BOT_SANDBOX_RESTART_MAX_DELAY_MS'
+  | 'BOT_DATA_DIR'
 >;
 
 /** Consecutive watchdog looks over the idle CPU limit before a runner is stopped. */
@@ -38,6 +40,8 @@ export function sandboxSettingsFrom(config: SandboxConfig = configSchema.parse({
         intervalMs: config.BOT_SANDBOX_WATCHDOG_INTERVAL_MS,
       },
       restartDelay: { initialMs: config.BOT_SANDBOX_RESTART_DELAY_MS, maxMs: config.BOT_SANDBOX_RESTART_MAX_DELAY_MS },
+      // The data directory holds the host's secrets and database: no link may lead a runner there.
+      privatePaths: [path.resolve(config.BOT_DATA_DIR)],
     },
   };
 }

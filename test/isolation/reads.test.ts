@@ -34,6 +34,8 @@ test('a plugin reads no file outside its package and the modules it resolves', a
 
   const targets = [
     ["the host's source", path.join(HOST_ROOT, 'host/main.ts')],
+    // The runner's bundle has a manifest of its own: the app's (name, scripts, layout) stays hidden.
+    ["the app's package.json", path.join(HOST_ROOT, 'package.json')],
     ["the host's source, by a path climbing out of a readable folder", path.join(HOST_ROOT, 'node_modules') + '/../host/main.ts'],
     ["the data directory's secrets", path.join(data, 'secrets.json')],
     ["another plugin's file", BYSTANDER_SECRET_FILE],

@@ -1,8 +1,14 @@
+import { fileURLToPath } from 'node:url';
 import type { ChannelRuntimeStatus } from '../channel-calls.ts';
 import type { ChannelOrigin } from './scan-channel-files.ts';
 import { scanChannelFiles, type ChannelFile } from './scan-channel-files.ts';
+import { checkPluginLinks } from './check-plugin-links.ts';
 import { checkPluginManifest } from './check-plugin-manifest.ts';
+import { pluginLinkPolicy, pluginRoot, type ReadPathOptions } from '../runner/plugin-read-paths.ts';
 import { readPluginManifest } from './read-plugin-manifest.ts';
+
+/** The runner's code: the packages it resolves are the plugin's too. */
+const RUNNER_DIR = fileURLToPath(new URL('../runner', import.meta.url));
 
 /** What a channel says about itself once loaded in its sandbox. */
 export interface ChannelDescription {
@@ -44,6 +50,11 @@ export interface DiscoveryResult<S = unknown> {
 
 export interface DiscoveryOptions<S> {
   appRoot: string;
+  /**
+   * What a plugin's links may lead to (link-policy.ts): the host's root and its private folders;
+   * the other channels are those discovered.
+   */
+  links?: Omit<ReadPathOptions, 'otherChannels'>;
   providedVersions: Record<string, string>;
   /** Imports, checks and constructs the file inside a worker; throws an error with a `code`. */
   load(file: ChannelFile): Promise<LoadedChannel<S>>;
@@ -62,17 +73,20 @@ export interface DiscoveryOptions<S> {
 }
 
 /**
- * The discovery pipeline: scan → read manifest → check manifest and peers → load in a worker
- * (which checks the export and constructs it) → unique name. A bad file is rejected with its
- * code and never stops the others.
+ * The discovery pipeline: scan → read manifest → check manifest and peers → check links → load in
+ * a worker (which checks the export and constructs it) → unique name. A bad file is rejected with
+ * its code and never stops the others.
  */
 export async function discoverChannels<S>(options: DiscoveryOptions<S>): Promise<DiscoveryResult<S>[]> {
-  const files = (await scanChannelFiles(options.appRoot)).filter((file) => options.include?.(file) ?? true);
-  const results = await Promise.all(files.map((file) => examine(file, options)));
+  const scanned = await scanChannelFiles(options.appRoot);
+  // The SDK's built-in channels live inside the SDK every plugin reads: not "another channel".
+  const roots = scanned.filter((file) => file.origin !== 'builtin').map((file) => pluginRoot(file.realFile));
+  const files = scanned.filter((file) => options.include?.(file) ?? true);
+  const results = await Promise.all(files.map((file) => examine(file, options, roots)));
   return rejectDuplicateNames(results);
 }
 
-async function examine<S>(channel: ChannelFile, options: DiscoveryOptions<S>): Promise<DiscoveryResult<S>> {
+async function examine<S>(channel: ChannelFile, options: DiscoveryOptions<S>, channelRoots: string[]): Promise<DiscoveryResult<S>> {
   const manifest = await readPluginManifest(channel.realFile, options.appRoot).catch(() => undefined);
   const base = {
     ...channel,
@@ -80,6 +94,7 @@ async function examine<S>(channel: ChannelFile, options: DiscoveryOptions<S>): P
   };
   try {
     const { egress } = checkPluginManifest(channel, manifest, options.providedVersions);
+    if (channel.origin !== 'builtin') await checkPluginLinks(linkPolicyOf(channel, options, channelRoots));
     const dormant = await options.dormant?.(channel);
     if (dormant) {
       return { ...base, status: 'registered', name: dormant.name, code: undefined, message: undefined, loaded: undefined, reused: false, egress, description: dormant.description };
@@ -91,6 +106,11 @@ async function examine<S>(channel: ChannelFile, options: DiscoveryOptions<S>): P
     const { code, message } = describeFailure(error);
     return { ...base, status: 'rejected', name: undefined, code, message, loaded: undefined, reused: false, egress: [] };
   }
+}
+
+function linkPolicyOf(channel: ChannelFile, options: DiscoveryOptions<unknown>, channelRoots: string[]) {
+  const root = pluginRoot(channel.realFile);
+  return pluginLinkPolicy(root, [RUNNER_DIR], { ...options.links, otherChannels: channelRoots.filter((other) => other !== root) });
 }
 
 /** The first file with a name keeps it (patterns are scanned builtin, package, local). */

@@ -53,6 +53,8 @@ export interface ChannelRunnerOptions {
   restartDelay: { initialMs: number; maxMs: number };
   /** Told of each unplanned end of the runner (metrics). */
   onExit?(reason: string): void;
+  /** Folders of the host the runner never reads, wherever a link leads (the data directory). */
+  privatePaths?: string[];
 }
 
 /** Beyond the runner's own call limit, the time it has to answer before it counts as stuck. */
@@ -79,7 +81,7 @@ export class ChannelRunner implements ChannelCalls {
   private constructor(options: ChannelRunnerOptions, bundle: RunnerBundle) {
     this.#options = options;
     this.#bundle = bundle;
-    this.#readable = pluginReadPaths(options.file, bundle.readable);
+    this.#readable = pluginReadPaths(options.file, bundle.readable, { privatePaths: options.privatePaths ?? [] });
   }
 
   /** Starts the runner and resolves once it has loaded the plugin (which `describe()` then reports on). */

@@ -1,11 +1,12 @@
 /**
- * What a channel's runner may read: the runner's own code (the sandbox folders of the host), and
+ * What a channel's runner may read: the runner's own code (its bundle, see runner-bundle.ts), and
  * the plugin's files with the modules it can resolve — its own package, and the packages of each
- * `node_modules` folder on its way up to the file system's root, as Node's resolution walks them,
- * but for other channel packages. Nothing else: no host source beyond the runner, no data
- * directory, no other plugin. Package entries are listed one by one, so the same list serves as
- * bubblewrap's binds and as the permission model's `--allow-fs-read` (which cannot carve a
- * folder out of an allowed one).
+ * `node_modules` folder on its way up to the file system's root, as Node's resolution walks them.
+ * An entry counts only when its real path passes the link policy (link-policy.ts): a package
+ * inside those folders or the app's workspaces, not another channel, not the host's own files.
+ * Nothing else: no host source beyond the runner, no data directory, no other plugin. Package
+ * entries are listed one by one, so the same list serves as bubblewrap's binds and as the
+ * permission model's `--allow-fs-read` (which cannot carve a folder out of an allowed one).
  *
  * Links are kept as links: Node resolves a module through its real path and looks for the
  * module's own dependencies from there, so a link bound as a plain folder would change what
@@ -15,6 +16,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { appWorkspaces, linkTargetRefusal, SYSTEM_FOLDERS, type LinkPolicy } from './link-policy.ts';
 
 const CHANNEL_PACKAGE = /^bot-channel-/;
 const HOST_ROOT = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
@@ -26,6 +28,15 @@ export interface ReadableTree {
   links: Array<[string, string]>;
 }
 
+export interface ReadPathOptions {
+  /** The app's root: where the host's package.json and `host/` are. Default: this host's. */
+  hostRoot?: string;
+  /** Folders of the host no runner may read, wherever a link leads (the data directory). */
+  privatePaths?: string[];
+  /** Roots of the other discovered channels. */
+  otherChannels?: string[];
+}
+
 /** Every path of the tree, links included: what the permission model must let the runner read. */
 export function readablePaths(tree: ReadableTree): string[] {
   return [...tree.binds, ...tree.links.map(([link]) => link)];
@@ -35,22 +46,56 @@ export function readablePaths(tree: ReadableTree): string[] {
  * The folders and files the runner of `realFile` (the channel file's real path) may read;
  * `runnerCode` is the runner's own code (its bundle, see runner-bundle.ts).
  */
-export function pluginReadPaths(realFile: string, runnerCode: string[], hostRoot = HOST_ROOT): ReadableTree {
-  return asTree(pluginPaths(realFile, runnerCode, hostRoot));
+export function pluginReadPaths(realFile: string, runnerCode: string[], options: ReadPathOptions = {}): ReadableTree {
+  return asTree(pluginPaths(realFile, runnerCode, options));
 }
 
-function pluginPaths(realFile: string, runnerCode: string[], hostRoot: string): string[] {
+/**
+ * The link policy of the plugin whose root is `root`, for a runner whose code is `runnerCode`:
+ * the `node_modules` folders Node walks from either, the app's workspaces, and what stays hidden.
+ */
+export function pluginLinkPolicy(root: string, runnerCode: string[], options: ReadPathOptions = {}): LinkPolicy {
+  const hostRoot = options.hostRoot ?? HOST_ROOT;
+  return {
+    ownRoot: root,
+    moduleFolders: moduleFolders([root, ...runnerCode]).map((folder) => realpathOrUndefined(folder) ?? folder),
+    workspaces: appWorkspaces(hostRoot),
+    hidden: [path.join(hostRoot, 'host'), ...(options.privatePaths ?? []).map((file) => path.resolve(file))],
+    notAbove: [hostRoot, ...SYSTEM_FOLDERS],
+    otherChannels: options.otherChannels ?? [],
+  };
+}
+
+function pluginPaths(realFile: string, runnerCode: string[], options: ReadPathOptions): string[] {
   const root = pluginRoot(realFile);
+  const policy = pluginLinkPolicy(root, runnerCode, options);
   const readable = new Set<string>([...runnerCode, root]);
-  for (const start of [root, path.join(hostRoot, 'host')]) {
+  for (const start of [root, ...runnerCode]) {
+    // Node reads the nearest package.json for a module's type (the bundle holds its own).
+    const manifest = nearestManifest(start);
+    if (manifest) readable.add(manifest);
+  }
+  for (const modules of moduleFolders([root, ...runnerCode])) addPackages(modules, policy, readable);
+  return [...readable];
+}
+
+/** The `node_modules` folders Node walks up from each of `starts`, once each. */
+function moduleFolders(starts: string[]): string[] {
+  const found = new Set<string>();
+  for (const start of starts) {
     for (const dir of ancestors(start)) {
-      // Node reads the nearest package.json for a module's type.
-      if (existsSync(path.join(dir, 'package.json'))) readable.add(path.join(dir, 'package.json'));
       const modules = path.join(dir, 'node_modules');
-      if (path.basename(dir) !== 'node_modules' && isDirectory(modules)) addPackages(modules, root, readable);
+      if (path.basename(dir) !== 'node_modules' && isDirectory(modules)) found.add(modules);
     }
   }
-  return [...readable];
+  return [...found];
+}
+
+function nearestManifest(start: string): string | undefined {
+  const from = isDirectory(start) ? start : path.dirname(start);
+  return ancestors(from)
+    .map((dir) => path.join(dir, 'package.json'))
+    .find((file) => existsSync(file));
 }
 
 /**
@@ -132,12 +177,12 @@ function ancestors(start: string): string[] {
   }
 }
 
-/** Each package of a `node_modules` folder but other channels; a linked one at its real path too. */
-function addPackages(modules: string, root: string, readable: Set<string>): void {
+/** Each package of a `node_modules` folder the policy lets the runner read; a linked one at its real path too. */
+function addPackages(modules: string, policy: LinkPolicy, readable: Set<string>): void {
   for (const entry of packageEntries(modules)) {
     const full = path.join(modules, entry.name);
     const real = realpathOrUndefined(full);
-    if (!real || (CHANNEL_PACKAGE.test(path.basename(entry.name)) && real !== root)) continue;
+    if (!real || linkTargetRefusal(real, policy) !== undefined) continue;
     readable.add(full);
     if (real !== full) readable.add(real);
   }

@@ -9,7 +9,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -24,6 +24,8 @@ export interface RunnerBundle {
 const RUNNER_DIR = path.dirname(fileURLToPath(import.meta.url));
 const SANDBOX_DIR = path.join(RUNNER_DIR, '../sandbox');
 const BUNDLES_DIR = path.join(RUNNER_DIR, 'dist');
+/** The bundle folder's own manifest: all Node needs to know of it. */
+const BUNDLE_MANIFEST = { private: true, type: 'module' };
 
 /** The sources, run by Node's type stripping: the fallback. */
 export const SOURCE_BUNDLE: RunnerBundle = { entry: path.join(RUNNER_DIR, 'runner-main.ts'), readable: [SANDBOX_DIR, RUNNER_DIR] };
@@ -54,6 +56,9 @@ async function buildBundle(): Promise<RunnerBundle> {
     target: 'node26',
     logLevel: 'silent',
   });
+  // Its own package.json: the bundle is an ES module without the app's manifest, which the
+  // runner then has no need to read (it would show the app's name, scripts and layout).
+  await writeFile(path.join(next, 'package.json'), `${JSON.stringify(BUNDLE_MANIFEST)}\n`);
   // Readable by the runner's unprivileged uid, whatever the umask.
   await chmod(next, 0o755);
   for (const file of await readdir(next)) await chmod(path.join(next, file), 0o644);
@@ -65,7 +70,7 @@ async function buildBundle(): Promise<RunnerBundle> {
 }
 
 async function sourcesHash(): Promise<string> {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(JSON.stringify(BUNDLE_MANIFEST));
   for (const dir of [SANDBOX_DIR, RUNNER_DIR]) {
     for (const file of (await readdir(dir)).filter((name) => name.endsWith('.ts')).sort()) {
       hash.update(`${dir}/${file}\0`).update(await readFile(path.join(dir, file))).update('\0');
