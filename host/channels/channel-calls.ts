@@ -33,6 +33,10 @@ export interface ChannelRuntimeStatus {
   isolation: IsolationKind;
   /** Why the isolation is `reduced`. */
   isolationReason: string | undefined;
+  /** The layers of a runner's isolation (`bubblewrap, seccomp; landlock: …`); none for a built-in channel. */
+  isolationDetail: string | undefined;
+  /** Whether the runner's processes are under the seccomp filter, read from /proc; undefined when none is there to read. */
+  seccomp: boolean | undefined;
   state: 'starting' | 'running' | 'restarting' | 'closed';
   /** The runner process (bubblewrap's, when sandboxed); none for a built-in channel. */
   pid: number | undefined;

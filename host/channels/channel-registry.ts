@@ -15,6 +15,10 @@ export interface DiagnosticEntry {
   isolation: ChannelRuntimeStatus['isolation'] | undefined;
   /** Why the isolation is `reduced`. */
   isolationReason: string | undefined;
+  /** The layers of its runner's isolation, e.g. `bubblewrap, seccomp; landlock: unavailable (setpriv without landlock)`. */
+  isolationDetail: string | undefined;
+  /** Whether its runner's processes are under the seccomp filter, read from /proc at the time of asking. */
+  seccomp: boolean | undefined;
   /** Its runner process while it runs: pid, state, restarts so far and why it last ended. */
   runner: Pick<ChannelRuntimeStatus, 'pid' | 'state' | 'restarts' | 'lastExit'> | undefined;
   /** Where its `fetch` may go beyond its sources' `x-egress` settings: the manifest's `bot.egress`. */
@@ -198,6 +202,8 @@ export class ChannelRegistry<S = unknown> {
         message: entry.failure?.message,
         isolation: runtime?.isolation,
         isolationReason: runtime?.isolationReason,
+        isolationDetail: runtime?.isolationDetail,
+        seccomp: runtime?.seccomp,
         runner: runtime && runtime.isolation !== 'builtin' ? { pid: runtime.pid, state: runtime.state, restarts: runtime.restarts, lastExit: runtime.lastExit } : undefined,
         egress: entry.egress,
       };
@@ -211,6 +217,8 @@ export class ChannelRegistry<S = unknown> {
       message,
       isolation: undefined,
       isolationReason: undefined,
+      isolationDetail: undefined,
+      seccomp: undefined,
       runner: undefined,
       egress: [],
     }));

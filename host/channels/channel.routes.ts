@@ -36,6 +36,8 @@ const diagnosticSchema = z.object({
   message: z.string().nullable(),
   isolation: isolationSchema,
   isolationReason: z.string().nullable().describe('Why the isolation is `reduced`'),
+  isolationDetail: z.string().nullable().describe("The layers of its runner's isolation, e.g. `bubblewrap, seccomp; landlock: unavailable (setpriv without landlock)`; null for a built-in channel or one not running"),
+  seccomp: z.boolean().nullable().describe("Whether its runner's processes are under the seccomp filter, read from /proc when asked (`Seccomp: 2`); null when no runner process is there to read"),
   runner: z
     .object({
       pid: z.number().int().nullable(),
@@ -124,6 +126,8 @@ export function channelRoutes({ channels, channelStates }: ChannelRouteDeps): Ro
           message: entry.message ?? null,
           isolation: entry.isolation ?? null,
           isolationReason: entry.isolationReason ?? null,
+          isolationDetail: entry.isolationDetail ?? null,
+          seccomp: entry.seccomp ?? null,
           runner: entry.runner ? { ...entry.runner, pid: entry.runner.pid ?? null, lastExit: entry.runner.lastExit ?? null } : null,
         }));
         return { items, total: items.length };

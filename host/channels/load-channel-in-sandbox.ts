@@ -87,14 +87,15 @@ interface Started {
 async function startInHost(settings: SandboxSettings, file: ChannelFile, hostServices: HostServices): Promise<Started> {
   const { hostServicesFor: _services, isolation: _isolation, onRunnerExit: _onExit, ...options } = settings;
   const sandbox = await ChannelSandbox.start({ ...options, hostServices, file: file.realFile, name: file.file });
-  const status: ChannelRuntimeStatus = { isolation: 'builtin', isolationReason: undefined, state: 'running', pid: process.pid, restarts: 0, lastExit: undefined };
+  const status: ChannelRuntimeStatus = { isolation: 'builtin', isolationReason: undefined, isolationDetail: undefined, seccomp: undefined, state: 'running', pid: process.pid, restarts: 0, lastExit: undefined };
   return { calls: sandbox, status: () => status };
 }
 
 async function startRunner(settings: SandboxSettings, file: ChannelFile, hostServices: HostServices, channelName: () => string | undefined): Promise<Started> {
   const defaults = sandboxSettingsFrom();
   const wanted = settings.isolation ?? defaults.isolation!;
-  const isolation = await detectIsolation(wanted.bwrapPath === undefined ? {} : { bwrapPath: wanted.bwrapPath });
+  const probed = await detectIsolation(wanted.bwrapPath === undefined ? {} : { bwrapPath: wanted.bwrapPath });
+  const isolation = wanted.seccomp === false && probed.tier === 'sandbox' ? { ...probed, seccomp: undefined, detail: 'bubblewrap, seccomp off (benchmark)' } : probed;
   if (isolation.tier !== 'sandbox' && wanted.mode === 'strict') {
     throw new SandboxError('BOT_ERR_PLUGIN_ISOLATION_UNAVAILABLE', `${file.file}: BOT_ISOLATION=strict and ${isolation.reason}`);
   }

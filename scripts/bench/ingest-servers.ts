@@ -12,12 +12,15 @@ import { sandboxSettingsFrom } from '../../host/channels/sandbox-settings-from-c
 import { buildBaselineApp } from './ingest-baseline-app.ts';
 
 /** The things the ingest benchmark compares. */
-export type IngestArm = 'baseline' | 'threads' | 'batched' | 'unbatched';
+export type IngestArm = 'baseline' | 'threads' | 'batched' | 'unbatched' | 'unfiltered';
 
 export const INGEST_ARMS: Record<IngestArm, string> = {
   baseline: 'baseline: verify + decode on the main thread, no database',
   threads: 'thread-only: production with the channel in host worker threads (before isolation)',
   batched: 'production: decode in the channel runner (bubblewrap sandbox), group-committed inbox',
+  // Next to production, and before the unbatched arm, whose row-per-request load the database is
+  // still working off when the next arm starts (the baseline, which uses no database, comes after).
+  unfiltered: 'production with the runner in bubblewrap but without its seccomp filter (what the filter costs)',
   unbatched: 'production with batching off: one INSERT per request',
 };
 
@@ -38,7 +41,8 @@ const AUTH_SECRET = 'ingest-benchmark-auth-secret-0123456789abcdef';
 /**
  * Starts every arm on its own loopback port in this process: the host as `npm start` builds it
  * (production defaults, the sample channel discovered and sandboxed, a source made through the
- * store), once with the inbox as configured and once with batching off, and the baseline app.
+ * store), once with the inbox as configured and once with batching off; the same host with its
+ * runner's seccomp filter off, and with the channel in threads; and the baseline app.
  */
 export async function startIngestServers(db: Knex): Promise<IngestServers> {
   const defaults = configSchema.parse({});
@@ -48,6 +52,8 @@ export async function startIngestServers(db: Knex): Promise<IngestServers> {
   const sandbox = sandboxSettingsFrom();
   const threadOnly = createServices({ db, logger: pino({ level: 'silent' }), channels: { sandbox: { ...sandbox, isolation: { ...sandbox.isolation!, mode: 'threads' } } } });
   await threadOnly.channels.load();
+  const unfiltered = createServices({ db, logger: pino({ level: 'silent' }), channels: { sandbox: { ...sandbox, isolation: { ...sandbox.isolation!, seccomp: false } } } });
+  await unfiltered.channels.load();
   const source = await services.sources.create({ name: 'Ingest benchmark', channel: 'sample', settings: { webhook_secret: SECRET } });
   const appOptions = { authSecret: AUTH_SECRET, maxBodyBytes: defaults.BOT_HTTP_MAX_BODY_BYTES, webhookMaxBodyBytes: defaults.BOT_WEBHOOK_MAX_BODY_BYTES };
   // As services.ts builds the inbox (events and their dispatch jobs in one transaction), batching off.
@@ -57,16 +63,17 @@ export async function startIngestServers(db: Knex): Promise<IngestServers> {
     threads: await listen(buildApp(threadOnly, appOptions).callback(), 0, HOST),
     batched: await listen(buildApp(services, appOptions).callback(), 0, HOST),
     unbatched: await listen(buildApp({ ...services, inbox: unbatchedInbox }, appOptions).callback(), 0, HOST),
+    unfiltered: await listen(buildApp(unfiltered, appOptions).callback(), 0, HOST),
   };
   const urlOf = (server: Server) => `http://${HOST}:${(server.address() as { port: number }).port}/api/webhook/${source.ref}`;
   return {
-    urls: { baseline: urlOf(servers.baseline), threads: urlOf(servers.threads), batched: urlOf(servers.batched), unbatched: urlOf(servers.unbatched) },
+    urls: { baseline: urlOf(servers.baseline), threads: urlOf(servers.threads), batched: urlOf(servers.batched), unbatched: urlOf(servers.unbatched), unfiltered: urlOf(servers.unfiltered) },
     secret: SECRET,
-    runnerIdleRss: runnerIdleRss(services),
+    runnerIdleRss: [...runnerIdleRss(services), ...runnerIdleRss(unfiltered)],
     async close() {
       await Promise.all(Object.values(servers).map(closeServer));
-      await Promise.all([services.inbox.close(), threadOnly.inbox.close(), unbatchedInbox.close()]);
-      await Promise.all([services.channels.close(), threadOnly.channels.close()]);
+      await Promise.all([services.inbox.close(), threadOnly.inbox.close(), unfiltered.inbox.close(), unbatchedInbox.close()]);
+      await Promise.all([services.channels.close(), threadOnly.channels.close(), unfiltered.channels.close()]);
     },
   };
 }
@@ -75,7 +82,8 @@ function runnerIdleRss(services: ReturnType<typeof createServices>): IngestServe
   return services.channels.diagnostics().flatMap((entry) => {
     const pid = entry.runner?.pid;
     const usage = pid === undefined || pid === null ? undefined : processTreeUsage(pid);
-    return usage && entry.name ? [{ channel: entry.name, isolation: entry.isolation ?? '-', rssBytes: usage.rssBytes, pssBytes: treePss(usage.pids) }] : [];
+    const isolation = `${entry.isolation ?? '-'}${entry.seccomp === undefined ? '' : entry.seccomp ? ' + seccomp' : ', no seccomp'}`;
+    return usage && entry.name ? [{ channel: entry.name, isolation, rssBytes: usage.rssBytes, pssBytes: treePss(usage.pids) }] : [];
   });
 }
 

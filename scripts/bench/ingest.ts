@@ -3,7 +3,8 @@
  * sample-channel webhooks (~1 KB, 1–3 events, unique ids) over loopback HTTP from a separate load
  * process, against the production webhook path (decode in the channel's sandboxed runner process +
  * durable commit), the same with the channel in host worker threads (thread-only, as before
- * isolation), the same with inbox batching off, and a baseline route in the same run (verify +
+ * isolation), the same with the runner's seccomp filter off (unfiltered: what the filter costs),
+ * the same with inbox batching off, and a baseline route in the same run (verify +
  * decode on the main thread, no database). Prints req/s, p50 and p99 per arm, the same-round
  * ratios and each runner's idle RSS; with several rounds, the medians. Targets: production /
  * baseline >= 0.5 with p99 under 50 ms; isolated / thread-only >= 0.9; a runner idle <= 60 MB.
@@ -145,16 +146,19 @@ function printRound(round: Round, index: number): void {
     }),
   ]);
   const ratios = ratiosOf(round);
-  console.log(`batched / baseline ${formatRatio(ratios.batched)}, unbatched / baseline ${formatRatio(ratios.unbatched)}, batched / unbatched ${formatRatio(ratios.batching)}, isolated / thread-only ${formatRatio(ratios.isolation)}`);
+  console.log(`batched / baseline ${formatRatio(ratios.batched)}, unbatched / baseline ${formatRatio(ratios.unbatched)}, batched / unbatched ${formatRatio(ratios.batching)}`);
+  console.log(`isolated / thread-only ${formatRatio(ratios.isolation)} with the seccomp filter, ${formatRatio(ratios.unfilteredIsolation)} without; filtered / unfiltered ${formatRatio(ratios.seccomp)}`);
 }
 
-function ratiosOf(round: Round): { batched: number; unbatched: number; batching: number; isolation: number } {
+function ratiosOf(round: Round): { batched: number; unbatched: number; batching: number; isolation: number; unfilteredIsolation: number; seccomp: number } {
   const rate = (arm: IngestArm) => round[arm].requestsPerSecond;
   return {
     batched: rate('batched') / rate('baseline'),
     unbatched: rate('unbatched') / rate('baseline'),
     batching: rate('batched') / rate('unbatched'),
     isolation: rate('batched') / rate('threads'),
+    unfilteredIsolation: rate('unfiltered') / rate('threads'),
+    seccomp: rate('batched') / rate('unfiltered'),
   };
 }
 
@@ -179,6 +183,9 @@ function printSummary(rounds: Round[]): void {
   const hopP50 = medianOf((round) => round.batched.p50Ms - round.threads.p50Ms);
   const hopCapacity = medianOf((round) => 1000 / round.batched.requestsPerSecond - 1000 / round.threads.requestsPerSecond);
   console.log(`isolated (a) / thread-only: ${formatRatio(isolation)} (target >= ${ISOLATION_RATIO_TARGET}x); the process hop adds ${formatMs(hopP50)} at p50 and ${formatMs(hopCapacity)} of capacity per webhook`);
+  const unfilteredIsolation = medianOf((round) => ratiosOf(round).unfilteredIsolation);
+  const seccomp = medianOf((round) => ratiosOf(round).seccomp);
+  console.log(`isolated / thread-only without the seccomp filter: ${formatRatio(unfilteredIsolation)}; with it / without it: ${formatRatio(seccomp)}`);
   const met = ratio >= RATIO_TARGET && p99 < P99_TARGET_MS && isolation >= ISOLATION_RATIO_TARGET;
   console.log(met ? 'target met' : 'target NOT met');
 }

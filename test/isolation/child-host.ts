@@ -23,7 +23,8 @@ const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb())), 50
 for (const body of attacks) {
   try {
     const result = await channel.sandbox.receiveWebhook(webhookRequest(body), SOURCE);
-    print({ attack: body.attack, outcome: result.outcome });
+    const report = result.outcome === 'accepted' ? (result.events[0]?.message?.data as { text?: unknown } | undefined)?.text : undefined;
+    print({ attack: body.attack, outcome: result.outcome, report });
   } catch (error) {
     print({ attack: body.attack, code: (error as { code?: string }).code });
   }

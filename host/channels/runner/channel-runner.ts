@@ -29,6 +29,7 @@ import type { Isolation } from './detect-isolation.ts';
 import { pluginReadPaths, type ReadableTree } from './plugin-read-paths.ts';
 import { processTreeUsage } from './process-tree-usage.ts';
 import { runnerCommand } from './runner-command.ts';
+import { runnerSeccomp } from './runner-seccomp.ts';
 import { judgeUsage, type RunnerLimits, type WatchState } from './runner-limits.ts';
 import { allocateRunnerIdentity } from './runner-identity.ts';
 import { RunnerProcess } from './runner-process.ts';
@@ -99,8 +100,10 @@ export class ChannelRunner implements ChannelCalls {
   }
 
   status(): ChannelRuntimeStatus {
-    const { tier, reason } = this.#options.isolation;
-    return { isolation: tier, isolationReason: reason, state: this.#state, pid: this.#process?.pid, restarts: this.#restarts, lastExit: this.#lastExit };
+    const { tier, reason, detail } = this.#options.isolation;
+    const pid = this.#process?.pid;
+    const seccomp = pid === undefined ? undefined : runnerSeccomp(pid, tier);
+    return { isolation: tier, isolationReason: reason, isolationDetail: detail, seccomp, state: this.#state, pid, restarts: this.#restarts, lastExit: this.#lastExit };
   }
 
   describe(): Promise<ChannelDescription> {
@@ -167,6 +170,7 @@ export class ChannelRunner implements ChannelCalls {
       runtime: runtimeFiles(),
       maxHeapMb: limits.maxHeapMb,
       bwrapPath: isolation.bwrapPath,
+      seccomp: isolation.seccomp,
       entry: this.#bundle.entry,
     });
     // Its own uid: without a PID namespace (the reduced tier), runners could signal each other.

@@ -33,7 +33,8 @@ export function processTreeUsage(rootPid: number): ProcessTreeUsage | undefined 
   return seenRoot ? { rssBytes, cpuMs, pids } : undefined;
 }
 
-function descendantsAndSelf(rootPid: number): number[] {
+/** `rootPid` and every process below it, parents before their children. */
+export function descendantsAndSelf(rootPid: number): number[] {
   const found = [rootPid];
   for (let index = 0; index < found.length; index++) found.push(...childrenOf(found[index]!));
   return found;

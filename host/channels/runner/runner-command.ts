@@ -2,13 +2,15 @@
  * How a channel's runner process is started, per isolation tier (DESIGN 5a):
  * - `sandbox`: inside bubblewrap — new user, mount, PID, network, IPC and UTS namespaces, an
  *   empty environment, a root holding only read-only binds of the runtime and the plugin's files
- *   plus an empty /tmp, no network at all — and Node's permission model inside as a second belt.
+ *   plus an empty /tmp, no network at all, a seccomp filter (seccomp/seccomp-rules.ts) — and
+ *   Node's permission model inside as a second belt.
  * - `reduced`: no bubblewrap; the permission model alone, with an empty environment.
  * The runner's wire to the host is its fd 3, inherited through bubblewrap (runner-frames.ts).
  * Either way, a host running as root starts the runner as an unprivileged uid/gid.
  */
 import { existsSync } from 'node:fs';
 import { readablePaths, type ReadableTree } from './plugin-read-paths.ts';
+import { SECCOMP_FD } from './seccomp/seccomp-fd.ts';
 
 export type IsolationTier = 'sandbox' | 'reduced';
 
@@ -23,11 +25,15 @@ export interface RunnerCommandOptions {
   /** The runner's entry file (runner-bundle.ts). */
   entry: string;
   bwrapPath: string;
+  /** The seccomp program (seccompFilter) bubblewrap loads before it starts Node; `sandbox` tier only. */
+  seccomp?: Uint8Array | undefined;
 }
 
 export interface RunnerCommand {
   command: string;
   args: string[];
+  /** Bytes the spawn must hand the command on SECCOMP_FD (passSeccompFilter); the args name that fd. */
+  seccomp?: Uint8Array | undefined;
 }
 
 const NICE = '/usr/bin/nice';
@@ -56,7 +62,8 @@ export function runnerNodeArgs(options: Pick<RunnerCommandOptions, 'readable' | 
 export function runnerCommand(options: RunnerCommandOptions): RunnerCommand {
   const [node] = options.runtime;
   const nodeArgs = runnerNodeArgs(options);
-  const command = options.tier === 'reduced' ? { command: node!, args: nodeArgs } : { command: options.bwrapPath, args: [...bubblewrapArgs(options), '--', node!, ...nodeArgs] };
+  const command: RunnerCommand =
+    options.tier === 'reduced' ? { command: node!, args: nodeArgs } : { command: options.bwrapPath, args: [...bubblewrapArgs(options), '--', node!, ...nodeArgs], seccomp: options.seccomp };
   return withLowerPriority(command);
 }
 
@@ -65,11 +72,11 @@ export function runnerCommand(options: RunnerCommandOptions): RunnerCommand {
  * idle-CPU watchdog does not judge) slows its own channel first. `nice` sets the priority
  * before the runner (and everything it forks) starts, then runs it in its place.
  */
-function withLowerPriority({ command, args }: RunnerCommand): RunnerCommand {
-  return existsSync(NICE) ? { command: NICE, args: ['-n', String(RUNNER_NICENESS), command, ...args] } : { command, args };
+function withLowerPriority({ command, args, seccomp }: RunnerCommand): RunnerCommand {
+  return existsSync(NICE) ? { command: NICE, args: ['-n', String(RUNNER_NICENESS), command, ...args], seccomp } : { command, args, seccomp };
 }
 
-export function bubblewrapArgs(options: Pick<RunnerCommandOptions, 'readable' | 'runtime'>): string[] {
+export function bubblewrapArgs(options: Pick<RunnerCommandOptions, 'readable' | 'runtime' | 'seccomp'>): string[] {
   const binds = [...new Set([...options.runtime, ...options.readable.binds])].flatMap((file) => ['--ro-bind', file, file]);
   const links = options.readable.links.flatMap(([link, target]) => ['--symlink', target, link]);
   return [
@@ -83,6 +90,8 @@ export function bubblewrapArgs(options: Pick<RunnerCommandOptions, 'readable' | 
     '--clearenv',
     '--cap-drop',
     'ALL',
+    // Loaded last, just before Node starts: the filter binds Node and all it starts, never bwrap's setup.
+    ...(options.seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
     '--uid',
     '65534',
     '--gid',

@@ -11,7 +11,9 @@ import type { SandboxLogger } from '../sandbox/expose-host-bridge.ts';
 import type { SandboxReply } from '../sandbox/protocol.ts';
 import { deserializeError, SandboxError, serializeError, type SerializedError } from '../sandbox/sandbox-error.ts';
 import { forwardOutput } from './forward-output.ts';
+import { maskStrayDescriptors } from './stray-descriptors.ts';
 import { LineRateLimit } from './line-rate-limit.ts';
+import { passSeccompFilter, withSeccompStdio } from './seccomp/seccomp-fd.ts';
 import { FrameReader, FrameWriter } from './runner-frames.ts';
 import { isRunnerMessage, type HostToRunnerMessage, type RunnerCall, type RunnerPoolOptions, type RunnerToHostMessage } from './runner-protocol.ts';
 import type { RunnerCommand } from './runner-command.ts';
@@ -89,8 +91,10 @@ export class RunnerProcess {
     );
     this.#ready.promise.catch(() => {});
     this.#child = spawn(options.command.command, options.command.args, {
-      // fd 3 is the wire: a socket pair of its own, not Node's IPC channel (see runner-frames.ts).
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      // fd 3 is the wire: a socket pair of its own, not Node's IPC channel (see runner-frames.ts);
+      // fd 4, in the sandbox tier, the seccomp filter bubblewrap reads (and closes) before Node starts;
+      // above them, /dev/null over whatever the host itself inherited open across exec.
+      stdio: maskStrayDescriptors(withSeccompStdio(['ignore', 'pipe', 'pipe', 'pipe'], options.command.seccomp)),
       env: {}, // the runner sees no host environment
       // A process group of its own: a terminal's Ctrl-C (SIGINT to the whole group) reaches the
       // host, which closes its runners in order. A runner never outlives the host anyway: it
@@ -98,6 +102,7 @@ export class RunnerProcess {
       detached: true,
       ...options.identity,
     });
+    passSeccompFilter(this.#child, options.command.seccomp);
     this.#wire = this.#child.stdio[3] as Duplex;
     this.#reader = new FrameReader(options.maxFrameBytes);
     this.#writer = new FrameWriter(this.#wire);

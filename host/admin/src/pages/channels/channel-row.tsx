@@ -5,7 +5,7 @@ import type { Channel } from '../../api/api-types.ts';
 
 /** What each isolation tier means (DESIGN 5a), shown on hover. */
 const ISOLATION_HINTS: Record<NonNullable<Channel['isolation']> | 'none', string> = {
-  sandbox: 'Runs in its own process inside a bubblewrap sandbox: no host files, no network but the host-checked egress, no other process.',
+  sandbox: 'Runs in its own process inside a bubblewrap sandbox under a seccomp filter: no host files, no network but the host-checked egress, no other process.',
   reduced: 'Runs in its own process with the permission model only (bubblewrap is unavailable here); see the channel diagnostics for why.',
   builtin: 'Trusted code shipped inside the SDK; runs in host worker threads.',
   none: 'Not running.',
