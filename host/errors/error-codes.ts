@@ -81,7 +81,7 @@ export const ERROR_CODES = {
   BOT_ERR_ATTACHMENT_TOKEN_INVALID: { status: 403, expose: true, description: 'The download link is missing its token, or the token is invalid, expired or for another file.' },
   BOT_ERR_ATTACHMENT_NOT_FOUND: { status: 404, expose: true, description: 'No attachment of the source has this name.' },
   BOT_ERR_ATTACHMENT_NAME_INVALID: { status: 422, expose: true, description: 'An attachment name is empty, too long, or holds a path separator, "..", a leading dot or a control character.' },
-  BOT_ERR_ATTACHMENT_SOURCE_FORBIDDEN: { status: 403, expose: true, description: 'A channel asked for a download link of a source of another channel.' },
+  BOT_ERR_ATTACHMENT_SOURCE_FORBIDDEN: { status: 403, expose: true, description: 'A channel asked for a download link of a source other than the one its current call serves (another source, another channel\'s, or outside any call).' },
   BOT_ERR_WORKFLOW_EXPRESSION_FAILED: { status: 422, expose: true, description: 'An expression failed when evaluated (a JSONata error, too deep a recursion, too long a sequence); details name the expression.' },
   BOT_ERR_WORKFLOW_EXPRESSION_TIMEOUT: { status: 422, expose: true, description: 'An expression ran longer than BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS; details name the expression.' },
   BOT_ERR_WORKFLOW_EXPRESSION_RESULT_TOO_LARGE: { status: 422, expose: true, description: "A task's expressions evaluated to more than 1 MiB of JSON together; details name the expression that crossed the limit." },

@@ -7,6 +7,8 @@ import { insertInboxRows, type ReceivedCommit } from './insert-inbox-rows.ts';
 
 export interface InboxCommit {
   sourceId: string;
+  /** The source's channel, as the host knows it: stored as each event's `channelName`. */
+  channel: string;
   workflowId: string | undefined;
   events: PlainInboundEvent[];
 }
@@ -36,7 +38,7 @@ const DEFAULT_MAX_BATCH_ROWS = 500;
  * load and costs nothing when requests come one at a time.
  * @example
  * const inbox = new InboxStore(db, () => new Date());
- * const added = await inbox.commit({ sourceId, workflowId: undefined, events }); // rows are committed now
+ * const added = await inbox.commit({ sourceId, channel: 'sample', workflowId: undefined, events }); // rows are committed now
  * await inbox.close();
  */
 export class InboxStore {
@@ -65,10 +67,12 @@ export class InboxStore {
    * Resolves once this request's events are committed (visible to every connection) with how
    * many of them were new; rejects when they are not, whatever happened to other requests.
    */
-  commit({ sourceId, workflowId, events }: InboxCommit): Promise<number> {
+  commit({ sourceId, channel, workflowId, events }: InboxCommit): Promise<number> {
     if (this.#closed) return Promise.reject(new AppError('BOT_ERR_DB_UNAVAILABLE', 'The inbox is closed: the host is shutting down'));
     if (events.length === 0) return Promise.resolve(0);
-    const received: ReceivedCommit = { sourceId, workflowId, events, receivedAt: this.#now() };
+    // The plugin wrote `channelName`, and could claim any (`web`, say); workflows read it as
+    // `$input.channel`, so the host's own name for the source's channel replaces it.
+    const received: ReceivedCommit = { sourceId, workflowId, events: events.map((event) => ({ ...event, channelName: channel })), receivedAt: this.#now() };
     const written = this.#batches ? this.#batches.submit(received) : insertInboxRows(this.#db, [received], this.#notify).then(([added]) => added!);
     this.#inFlight.add(written);
     const forget = () => this.#inFlight.delete(written);

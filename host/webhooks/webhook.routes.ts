@@ -56,7 +56,7 @@ async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
   if (result.outcome === 'invalid') throw new AppError('BOT_ERR_WEBHOOK_PAYLOAD_REJECTED', 'Payload rejected');
   // Committed before the answer is written: a 200 always means the events are in Postgres. A
   // NUL or a broken surrogate in one message must not make jsonb refuse the whole batch.
-  await deps.inbox.commit({ sourceId: source.id, workflowId: ctx.params.workflowId, events: storableData(result.events) });
+  await deps.inbox.commit({ sourceId: source.id, channel, workflowId: ctx.params.workflowId, events: storableData(result.events) });
   replay(ctx, result.response, { received: result.events.length });
 }
 

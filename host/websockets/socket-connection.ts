@@ -109,7 +109,7 @@ export class SocketConnection {
     // Committed before the ack: an acknowledged frame is in Postgres, and a resent one is stored once.
     let added: number;
     try {
-      added = await this.#deps.inbox.commit({ sourceId: source.id, workflowId: undefined, events: storableData(result.events) });
+      added = await this.#deps.inbox.commit({ sourceId: source.id, channel: source.channel, workflowId: undefined, events: storableData(result.events) });
     } catch (error) {
       this.#deps.logger.error({ err: error, source: source.ref }, 'a web socket frame could not be committed');
       return this.#error('BOT_ERR_WS_UNAVAILABLE', 'The message could not be stored; send it again', parsed.id);

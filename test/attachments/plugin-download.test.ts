@@ -47,9 +47,9 @@ describe('download links asked for by a sandboxed plugin', () => {
     assert.doesNotMatch(refused!.message, /attach_other/);
   });
 
-  test('a plugin asking for an unknown source or a path is refused', async () => {
+  test('a plugin asking for an unknown source or a path is refused, without learning whether the source exists', async () => {
     const unknown = await decodeThroughPlugin({ id: 'evt-3', file: 'report.pdf', askFor: '0c6b1f4e-2d7a-4e59-8b3c-1a2b3c4d5e6f' });
-    assert.equal(unknown.refused?.hostCode, 'BOT_ERR_SOURCE_NOT_FOUND');
+    assert.equal(unknown.refused?.hostCode, 'BOT_ERR_ATTACHMENT_SOURCE_FORBIDDEN');
     const traversal = await decodeThroughPlugin({ id: 'evt-4', file: `../${other.id}/report.pdf` });
     assert.equal(traversal.refused?.hostCode, 'BOT_ERR_ATTACHMENT_NAME_INVALID');
   });

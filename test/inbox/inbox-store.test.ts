@@ -23,7 +23,7 @@ after(async () => {
 });
 
 const now = () => new Date('2026-11-22T10:00:00Z');
-const commitOf = (prefix: string, count: number): InboxCommit => ({ sourceId, workflowId: undefined, events: plainEvents(prefix, count) });
+const commitOf = (prefix: string, count: number): InboxCommit => ({ sourceId, channel: 'test', workflowId: undefined, events: plainEvents(prefix, count) });
 
 describe('group commit of the inbox', () => {
   test('concurrent commits share INSERT statements and store every event once', async (t) => {
@@ -86,8 +86,8 @@ describe('group commit of the inbox', () => {
     const inbox = new InboxStore(database.db, now);
     const inserts = countInboxInserts(database.db);
     t.after(() => inserts.stop());
-    const first = { sourceId, workflowId: 'wf-first', events: [plainEvent('dup-same'), plainEvent('dup-only-first')] };
-    const retry = { sourceId, workflowId: 'wf-retry', events: [plainEvent('dup-same'), plainEvent('dup-only-retry')] };
+    const first = { sourceId, channel: 'test', workflowId: 'wf-first', events: [plainEvent('dup-same'), plainEvent('dup-only-first')] };
+    const retry = { sourceId, channel: 'test', workflowId: 'wf-retry', events: [plainEvent('dup-same'), plainEvent('dup-only-retry')] };
     assert.deepEqual(await Promise.all([inbox.commit(first), inbox.commit(retry)]), [2, 1]);
     assert.equal(inserts.count, 1, 'both requests went in one statement');
     assert.deepEqual(await storedEventIds(database.db, sourceId, 'dup-'), ['dup-only-first', 'dup-only-retry', 'dup-same']);
@@ -102,8 +102,8 @@ describe('group commit of the inbox', () => {
   });
 
   const badCommits: Array<{ name: string; commit: () => InboxCommit; sqlState: string }> = [
-    { name: 'a source deleted meanwhile', commit: () => ({ sourceId: randomUUID(), workflowId: undefined, events: [plainEvent('bad-orphan')] }), sqlState: '23503' },
-    { name: 'text PostgreSQL cannot store', commit: () => ({ sourceId, workflowId: undefined, events: [plainEvent('bad-nul', 'nul \u0000 char')] }), sqlState: '22P05' },
+    { name: 'a source deleted meanwhile', commit: () => ({ sourceId: randomUUID(), channel: 'test', workflowId: undefined, events: [plainEvent('bad-orphan')] }), sqlState: '23503' },
+    { name: 'text PostgreSQL cannot store', commit: () => ({ sourceId, channel: 'test', workflowId: undefined, events: [plainEvent('bad-nul', 'nul \u0000 char')] }), sqlState: '22P05' },
   ];
   for (const { name, commit, sqlState } of badCommits) {
     test(`a batch that fails on one request's data (${name}) rejects that request only`, async (t) => {
@@ -180,7 +180,7 @@ describe('the notice that wakes the dispatchers, sent with the inbox rows', () =
     const inserts = countInboxInserts(database.db);
     t.after(() => inserts.stop());
     const before = await listener.received();
-    const orphan = { sourceId: randomUUID(), workflowId: undefined, events: [plainEvent('unnoticed-orphan')] };
+    const orphan = { sourceId: randomUUID(), channel: 'test', workflowId: undefined, events: [plainEvent('unnoticed-orphan')] };
     await assert.rejects(inbox.commit(orphan), (error: { code?: string }) => error.code === '23503');
     assert.equal(await listener.received(), before, 'a lone failed statement');
 

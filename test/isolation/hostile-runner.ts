@@ -49,6 +49,8 @@ export interface StartOptions {
   limits?: Partial<RunnerLimits>;
   /** The first restart's backoff; default 100 ms. */
   restartDelayMs?: number;
+  /** The host's services for the channel; default a stub (empty download links, no egress). */
+  hostServicesFor?: SandboxSettings['hostServicesFor'];
 }
 
 export type Channel = LoadedSandbox & { logger: ReturnType<typeof recordingLogger> };
@@ -62,7 +64,7 @@ export function channelSettings(options: StartOptions = {}): SandboxSettings & {
       limits: { ...RELAXED_LIMITS, ...options.limits },
       restartDelay: { initialMs: options.restartDelayMs ?? 100, maxMs: 2_000 },
     },
-    hostServicesFor: () => ({ getAttachmentPublicUrl: async () => '' }),
+    hostServicesFor: options.hostServicesFor ?? (() => ({ getAttachmentPublicUrl: async () => '' })),
     logger: recordingLogger(),
   };
 }
@@ -76,11 +78,12 @@ export async function startChannel(t: TestContext, packageDir: string, options: 
   return { ...loaded, logger: settings.logger };
 }
 
-export type Outcome = { ok: true; value: unknown } | { ok: false; code: string; message: string };
+/** `causeCode`: the code of the error's cause (a host service's failure wraps the host's error). */
+export type Outcome = { ok: true; value: unknown } | { ok: false; code: string; causeCode?: string; message: string };
 
-/** One webhook whose decode performs `body.attack`; resolves with what the plugin reports. */
-export async function attack(channel: Channel, body: { attack: string } & Record<string, unknown>): Promise<Outcome> {
-  const result = await channel.sandbox.receiveWebhook(webhookRequest(body), SOURCE);
+/** One webhook of `source` whose decode performs `body.attack`; resolves with what the plugin reports. */
+export async function attack(channel: Channel, body: { attack: string } & Record<string, unknown>, source: ChannelSource = SOURCE): Promise<Outcome> {
+  const result = await channel.sandbox.receiveWebhook(webhookRequest(body), source);
   assert.equal(result.outcome, 'accepted', JSON.stringify(result));
   const text = result.outcome === 'accepted' ? textOf(result.events[0]) : undefined;
   assert.ok(typeof text === 'string', 'the hostile decode reports its outcome as one text event');

@@ -12,6 +12,7 @@
  * Runs as a bundle (runner-bundle.ts), or from source with Node's type stripping: erasable
  * TypeScript only. It imports nothing of the host but the sandbox and runner folders.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import net from 'node:net';
 import type { EgressRequest, EgressResponse } from '@bot-ai/api';
 import { loadChannelHandler, type LoadedHandler } from '../sandbox/load-channel-handler.ts';
@@ -36,6 +37,15 @@ let loading: Promise<LoadedHandler> | undefined;
 let limits: RunnerPoolOptions | undefined;
 let nextServiceId = 1;
 const serviceReplies = new Map<number, (reply: SandboxReply<unknown>) => void>();
+/**
+ * The id of the host's call whose execution this code runs in, however deep (timers and promises
+ * started during it included). Each service request names it, so the host can act for the source
+ * of that call, which it knows itself; code run at import, or after its call has ended, names a
+ * call the host no longer has in flight, and gets no source's rules. Module-private, so plugin
+ * code holds no handle on it; and whatever id reaches the host (plugin code can write frames of
+ * its own), the host trusts it only while that call is in flight on this runner.
+ */
+const currentCall = new AsyncLocalStorage<number>();
 
 function post(message: RunnerToHostMessage): void {
   if (!wire.destroyed) writer.write(message);
@@ -50,9 +60,10 @@ const bridge: HostBridgeClient = {
 
 function callService(method: string, args: unknown[]): Promise<SandboxReply<unknown>> {
   const id = nextServiceId++;
+  const call = currentCall.getStore();
   const { promise, resolve } = Promise.withResolvers<SandboxReply<unknown>>();
   serviceReplies.set(id, resolve);
-  post({ type: 'runner.service', id, method, args });
+  post({ type: 'runner.service', id, ...(call === undefined ? {} : { call }), method, args });
   // installHostBridge bounds the wait; a reply that comes after it finds nothing and is dropped.
   return promise.finally(() => serviceReplies.delete(id));
 }
@@ -94,7 +105,7 @@ function receive(message: HostToRunnerMessage): void {
     case 'runner.init':
       return init(message);
     case 'runner.call':
-      return void answer(message.id, message.call);
+      return void currentCall.run(message.id, () => answer(message.id, message.call));
     case 'runner.service.reply':
       return serviceReplies.get(message.id)?.(message.reply);
     case 'runner.close':

@@ -15,6 +15,7 @@ import { maskStrayDescriptors } from './stray-descriptors.ts';
 import { LineRateLimit } from './line-rate-limit.ts';
 import { passSeccompFilter, withSeccompStdio } from './seccomp/seccomp-fd.ts';
 import { FrameReader, FrameWriter } from './runner-frames.ts';
+import { callSourceArgs } from './call-source-args.ts';
 import { isRunnerMessage, type HostToRunnerMessage, type RunnerCall, type RunnerPoolOptions, type RunnerToHostMessage } from './runner-protocol.ts';
 import type { RunnerCommand } from './runner-command.ts';
 
@@ -38,6 +39,8 @@ interface PendingCall {
   started: boolean;
   isSend: boolean;
   timer: NodeJS.Timeout;
+  /** The source this call serves, as the host sent it: what the call's service requests act for. */
+  sourceId: string | undefined;
 }
 
 /** What is kept of a message too long for one log line. */
@@ -148,7 +151,8 @@ export class RunnerProcess {
     const id = this.#nextId++;
     const { promise, resolve, reject } = Promise.withResolvers<unknown>();
     const timer = setTimeout(() => this.#timedOut(id, call.type, timeoutMs), timeoutMs);
-    this.#calls.set(id, { resolve, reject, started: false, isSend: call.type === 'channel.send', timer });
+    const sourceId = 'source' in call ? call.source.id : undefined;
+    this.#calls.set(id, { resolve, reject, started: false, isSend: call.type === 'channel.send', timer, sourceId });
     this.#send({ type: 'runner.call', id, call });
     return promise;
   }
@@ -211,7 +215,7 @@ export class RunnerProcess {
         return;
       }
       case 'runner.service':
-        return void this.#serve(message.id, message.method, message.args);
+        return void this.#serve(message.id, message.method, message.args, message.call);
       case 'runner.log':
         return this.#log(message.level, message.message, message.fields);
     }
@@ -239,9 +243,15 @@ export class RunnerProcess {
     pending.reject(error);
   }
 
-  /** A host service by name: only the services this channel was given, never anything inherited. */
-  async #serve(id: number, method: string, args: unknown[]): Promise<void> {
+  /**
+   * A host service by name: only the services this channel was given, never anything inherited.
+   * It acts for the source of the call `callId` names, looked up now, before any wait: only a
+   * call in flight on this runner counts, so an id that is unknown, finished or forged is the
+   * same as none (a timer that outlived its call, code run at import).
+   */
+  async #serve(id: number, method: string, args: unknown[], callId: number | undefined): Promise<void> {
     const services = this.#options.hostServices as unknown as Record<string, unknown>;
+    const callSourceId = callId === undefined ? undefined : this.#calls.get(callId)?.sourceId;
     let reply: SandboxReply<unknown>;
     // Bounded: a plugin must not make the host hold thousands of requests (or queries) at once.
     if (this.#serviceCalls >= MAX_SERVICE_CALLS) {
@@ -257,7 +267,7 @@ export class RunnerProcess {
     try {
       const service = Object.hasOwn(services, method) ? services[method] : undefined;
       if (typeof service !== 'function') throw new Error(`No host service "${method}"`);
-      reply = { ok: true, value: await (service as (...values: unknown[]) => Promise<unknown>).apply(services, this.#boundedArgs(method, args)) };
+      reply = { ok: true, value: await (service as (...values: unknown[]) => Promise<unknown>).apply(services, this.#boundedArgs(method, args, callSourceId)) };
     } catch (error) {
       reply = { ok: false, error: withoutStack(error) };
     } finally {
@@ -269,11 +279,13 @@ export class RunnerProcess {
   }
 
   /**
-   * The arguments as the thread bridge would pass them: strings where strings are due, and an
-   * egress request's time limit no longer than the runner waits for it (the host's own is longer).
+   * The arguments as the thread bridge would pass them: strings where strings are due, the source
+   * the host knows the request acts for in place of the one the plugin named (callSourceArgs),
+   * and an egress request's time limit no longer than the runner waits for it (the host's own is
+   * longer).
    */
-  #boundedArgs(method: string, args: unknown[]): unknown[] {
-    if (method === 'getAttachmentPublicUrl') return [String(args[0]), String(args[1])];
+  #boundedArgs(method: string, claimedArgs: unknown[], callSourceId: string | undefined): unknown[] {
+    const args = callSourceArgs(method, claimedArgs, callSourceId);
     if (method !== 'fetch' || typeof args[0] !== 'object' || args[0] === null) return args;
     const limits = this.#options.limits;
     const waitMs = limits.hostCallTimeoutMs ?? Math.ceil(limits.callTimeoutMs / 2);

@@ -40,8 +40,13 @@ export type RunnerToHostMessage =
   | { type: 'runner.reply'; id: number; reply: SandboxReply<unknown> }
   /** A send reached the plugin: failing after this, it may have reached the platform. */
   | { type: 'runner.send.started'; id: number }
-  /** A host service (attachment URLs, egress) called by plugin code, relayed by name. */
-  | { type: 'runner.service'; id: number; method: string; args: unknown[] }
+  /**
+   * A host service (attachment URLs, egress) called by plugin code, relayed by name. `call` is the
+   * id of the `runner.call` whose async context made the request, absent outside any call. The host
+   * believes it only while that call is in flight on this runner, and takes the source the request
+   * acts for from its own record of that call, never from `args`.
+   */
+  | { type: 'runner.service'; id: number; call?: number; method: string; args: unknown[] }
   | { type: 'runner.log'; level: LogLevel; message: string; fields: Record<string, unknown> }
   /** The last message of a runner asked to close: everything before it has been sent. */
   | { type: 'runner.closed' };
@@ -63,7 +68,7 @@ export function isRunnerMessage(value: unknown): value is RunnerToHostMessage {
     case 'runner.send.started':
       return isId(message.id);
     case 'runner.service':
-      return isId(message.id) && typeof message.method === 'string' && Array.isArray(message.args);
+      return isId(message.id) && (message.call === undefined || isId(message.call)) && typeof message.method === 'string' && Array.isArray(message.args);
     case 'runner.log':
       return LOG_LEVELS.has(message.level) && typeof message.message === 'string' && isRecord(message.fields);
     default:

@@ -36,6 +36,7 @@ import type {
 } from './protocol.ts';
 import { deserializeError, SandboxError } from './sandbox-error.ts';
 import { checkSandboxOptions, type ChannelSandboxOptions } from './sandbox-options.ts';
+import { ServedSources } from './served-sources.ts';
 import { withTimeout } from './with-timeout.ts';
 
 export type { ChannelSandboxOptions } from './sandbox-options.ts';
@@ -59,6 +60,8 @@ export class ChannelSandbox {
   readonly #label: string;
   readonly #options: ChannelSandboxOptions;
   readonly #inFlight = new Set<Promise<unknown>>();
+  /** The sources of the calls in flight: the only ones a worker's service request may act for. */
+  readonly #served = new ServedSources();
   readonly #loadedThreads = new Set<number>();
   /** Sends queued or running whose worker has not yet said it started them. */
   readonly #pendingSends = new Set<string>();
@@ -172,7 +175,7 @@ export class ChannelSandbox {
   #listen(): void {
     const { hostServices, logger } = this.#options;
     this.#pool.on('message', (message: WorkerEventMessage) => {
-      if (message?.type === 'sandbox.bridge.open') exposeHostBridge(message.port, hostServices, logger, { channel: this.#label });
+      if (message?.type === 'sandbox.bridge.open') exposeHostBridge(message.port, hostServices, logger, { channel: this.#label }, this.#served);
       if (message?.type === 'sandbox.worker.loaded') this.#workerLoaded(message.threadId);
       if (message?.type === 'sandbox.task.started') this.#pendingSends.delete(message.taskId);
     });
@@ -193,12 +196,14 @@ export class ChannelSandbox {
 
   async #run<K extends SandboxRequestType>(request: Extract<SandboxRequest, { type: K }>, transferList: ArrayBuffer[] = []): Promise<SandboxResults[K]> {
     this.#admit();
+    const leave = this.#served.enter('source' in request ? request.source.id : undefined);
     const call = this.#call(request, transferList);
     this.#inFlight.add(call);
     try {
       return (await call) as SandboxResults[K];
     } finally {
       this.#inFlight.delete(call);
+      leave();
     }
   }
 

@@ -6,19 +6,29 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { EgressRequest, EgressResponse, HostServices } from '@bot-ai/api';
 import { expose } from 'comlink';
+import { AppError } from '../../errors/app-error.ts';
 import type { HostBridge, LogLevel, SandboxReply } from './protocol.ts';
 import { serializeError, type SerializedError } from './sandbox-error.ts';
+import type { ServedSources } from './served-sources.ts';
 
 /** The logger calls the sandbox makes; a pino logger fits. */
 export type SandboxLogger = Record<LogLevel, (fields: Record<string, unknown>, message: string) => void>;
 
 const LOG_LEVELS: ReadonlySet<string> = new Set<LogLevel>(['debug', 'info', 'warn', 'error']);
 
-/** `fields` are added to every log line of this worker (e.g. the channel name). */
-export function exposeHostBridge(port: MessagePort, services: HostServices, logger: SandboxLogger, fields: Record<string, unknown>): void {
+/**
+ * `fields` are added to every log line of this worker (e.g. the channel name). A request acts
+ * for a source only while one of the channel's calls in flight serves it (`served`): the worker
+ * names the source, but the host does not take a name it has not sent.
+ */
+export function exposeHostBridge(port: MessagePort, services: HostServices, logger: SandboxLogger, fields: Record<string, unknown>, served: Pick<ServedSources, 'has'>): void {
   const bridge: HostBridge = {
-    getAttachmentPublicUrl: (sourceId, attachmentRef) => reply(() => services.getAttachmentPublicUrl(String(sourceId), String(attachmentRef))),
-    fetch: (request) => reply(() => performEgress(services, request)),
+    getAttachmentPublicUrl: (sourceId, attachmentRef) =>
+      reply(() => {
+        if (!served.has(sourceId)) throw new AppError('BOT_ERR_ATTACHMENT_SOURCE_FORBIDDEN', 'A download link can only be asked for a source a call in flight serves');
+        return services.getAttachmentPublicUrl(sourceId, String(attachmentRef));
+      }),
+    fetch: (request) => reply(() => performEgress(services, servedOnly(request, served))),
     log(level, message, extra) {
       const known = LOG_LEVELS.has(level) ? level : 'info';
       logger[known]({ ...extra, ...fields }, String(message));
@@ -27,6 +37,13 @@ export function exposeHostBridge(port: MessagePort, services: HostServices, logg
   expose(bridge, port);
   // The port must not keep the host process alive; a worker's end closes when it exits.
   port.unref();
+}
+
+/** The request with its source only if a call in flight serves it: else it gets the declared hosts only. */
+function servedOnly(request: EgressRequest, served: Pick<ServedSources, 'has'>): EgressRequest {
+  if (served.has(request.sourceId)) return request;
+  const { sourceId: _unserved, ...rest } = request;
+  return rest;
 }
 
 /** A host without an egress service refuses every request, with a code the SDK passes on. */

@@ -47,3 +47,31 @@ test("the plugin's console output reaches the host logger, labelled with the cha
   for (let i = 0; i < 50 && logger.lines.length === 0; i++) await sleep(10);
   assert.deepEqual(logger.lines, [{ level: 'warn', fields: { channel: 'echo' }, message: 'sending log to user-1' }]);
 });
+
+test("a built-in plugin's download link is only for a source a call in flight serves", async (t) => {
+  const asked: string[] = [];
+  const sandbox = await startFixtureSandbox(t, 'echo', {
+    hostServices: { getAttachmentPublicUrl: async (sourceId, ref) => (asked.push(sourceId), `https://host.test/${sourceId}/${ref}`) },
+  });
+  const own = await sandbox.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: `link-for:${SOURCE.id}` } }, { idempotencyKey: 'k1' });
+  assert.deepEqual(own, { mid: `https://host.test/${SOURCE.id}/a.pdf` });
+  const error = await rejectsWithCode(sandbox.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: 'link-for:source-2' } }, { idempotencyKey: 'k2' }), 'BOT_ERR_PLUGIN_THREW');
+  assert.equal(((error.cause as { cause?: { code?: string } }).cause)?.code, 'BOT_ERR_ATTACHMENT_SOURCE_FORBIDDEN');
+  assert.deepEqual(asked, [SOURCE.id], 'the host service was never asked about the other source');
+});
+
+test("a built-in plugin's fetch naming a source no call in flight serves is performed for no source", async (t) => {
+  const sourceIds: (string | undefined)[] = [];
+  const sandbox = await startFixtureSandbox(t, 'echo', {
+    hostServices: {
+      getAttachmentPublicUrl: async () => '',
+      fetch: async (request) => {
+        sourceIds.push(request.sourceId);
+        return { status: 200, statusText: 'OK', headers: [], body: new TextEncoder().encode('ok'), url: request.url, redirected: false };
+      },
+    },
+  });
+  await sandbox.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: `fetch-as:${SOURCE.id}` } }, { idempotencyKey: 'k1' });
+  await sandbox.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: 'fetch-as:source-2' } }, { idempotencyKey: 'k2' });
+  assert.deepEqual(sourceIds, [SOURCE.id, undefined]);
+});

@@ -16,7 +16,11 @@ export interface EgressRequest {
   body?: Uint8Array;
   /** What to do with a redirect, as in `RequestInit.redirect`; default `follow`. */
   redirect?: 'follow' | 'manual' | 'error';
-  /** The source being served: the origins of its `x-egress` settings are allowed too. */
+  /**
+   * The source being served, as the plugin's side knows it (the SDK's `fetch` fills it in). The
+   * host does not take it on trust: it applies the `x-egress` origins of the source of the call
+   * the request was made in, whatever this says, and none outside a call.
+   */
   sourceId?: string;
   /** The caller stops waiting after this long: the host answers by then, at the latest. */
   timeoutMs?: number;
@@ -86,9 +90,10 @@ export function installedHostServices(): HostServices | undefined {
 
 /**
  * Runs one plugin call on behalf of a source (the host's worker does it around every call), so
- * that `fetch` inside it, however deep, knows which source's `x-egress` settings apply. An
- * AsyncLocalStorage rather than a parameter: platform SDKs that take a custom `fetch` call it
- * with `(input, init)` only, and still get the right source.
+ * that `fetch` inside it, however deep, names that source. An AsyncLocalStorage rather than a
+ * parameter: platform SDKs that take a custom `fetch` call it with `(input, init)` only, and
+ * still name the right source. It grants nothing: the host acts for the source of its own call,
+ * whatever source a request names.
  * @example await runForSource(source.id, () => handler.doSendMessage(event, envelope, options));
  */
 export function runForSource<T>(sourceId: string | undefined, run: () => T): T {
