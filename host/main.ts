@@ -24,6 +24,7 @@ import { detectIsolation } from './channels/runner/detect-isolation.ts';
 import { configureRunnerIdentities } from './channels/runner/runner-identity.ts';
 import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts';
 import { egressLimitsFrom } from './egress/egress-limits.ts';
+import { egressSelfFrom } from './egress/egress-self.ts';
 import { createServices } from './services.ts';
 import { listen } from './http/listen.ts';
 import { Dispatcher } from './dispatch/dispatcher.ts';
@@ -71,7 +72,8 @@ async function main(): Promise<void> {
       publicBaseUrl: () => config.BOT_PUBLIC_URL ?? `http://${config.HOST}:${listeningPort}`,
     },
     webChat: { sessionSecret: secrets.webSessionSecret },
-    egress: { limits: egressLimitsFrom(config) },
+    // The port as it listens (PORT may be 0): plugins' fetch must not reach the host itself.
+    egress: { limits: egressLimitsFrom(config), self: egressSelfFrom(config, () => listeningPort) },
     workflows: {
       models: createModelResolver({ config, namedApiKeys: readNamedApiKeys(process.env) }),
       expressionTimeoutMs: config.BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS,

@@ -115,6 +115,11 @@ export const configSchema = z.object({
     .default(10 * 1024 * 1024)
     .describe("Largest response body a plugin's fetch may receive (after decompression); the transfer stops past it."),
   BOT_EGRESS_MAX_REDIRECTS: nonNegativeInt.max(20).default(5).describe("Redirects a plugin's fetch follows, each checked against the egress rules; one more fails."),
+  BOT_EGRESS_ALLOW_SELF: booleanFlag
+    .default(false)
+    .describe(
+      "Let a plugin's fetch reach the host's own HTTP port (PORT) on a loopback, unspecified or local address, when an x-egress origin points there. Off: refused (BOT_ERR_EGRESS_HOST_SELF), redirects and names resolving there included; its API, admin and /metrics are behind that port.",
+    ),
   BOT_MEMORY_SWEEP_INTERVAL_MS: positiveInt.default(60_000).describe('Time between TTL sweeps (expired memory; old live chat replies).'),
   // Measured with `npm run bench -- memory` on 2 cores: the sweep must delete >= 150,000 rows/s, and
   // the fewer, larger batches with proportionally longer pauses cost writers the least at that rate.

@@ -25,13 +25,15 @@ export interface ChannelEgressDeps {
 }
 
 /** Refusals of policy, worth a log line; failures to reach a platform are the plugin's to report. */
-const LOGGED_CODES = new Set(['BOT_ERR_EGRESS_HOST_NOT_ALLOWED', 'BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC', 'BOT_ERR_EGRESS_REDIRECT_REFUSED']);
+const LOGGED_CODES = new Set(['BOT_ERR_EGRESS_HOST_NOT_ALLOWED', 'BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC', 'BOT_ERR_EGRESS_HOST_SELF', 'BOT_ERR_EGRESS_REDIRECT_REFUSED']);
 
 /**
  * The `fetch` host service of each channel: it works out what the asking channel may reach (the
  * hosts its package declares, and the `x-egress` origins of the source the call serves, if that
  * source is one of this channel's) and has the client perform the request. Nothing the plugin
- * sends widens that: a source of another channel, or an unknown one, adds no origin.
+ * sends widens that: the request's `sourceId` is the host's by the time it gets here (a runner's
+ * is its call's source, runner-process.ts; a host thread's, a source a call in flight serves),
+ * and a source of another channel, or an unknown one, adds no origin.
  * @example const services = { ...attachments.hostServicesFor(name), fetch: egress.fetchFor(name) };
  */
 export class ChannelEgress {

@@ -7,6 +7,7 @@ import { firstHop, type EgressHop } from './egress-hop.ts';
 import type { EgressLimits } from './egress-limits.ts';
 import { guardedLookup, resolveWithSystem, type Resolve } from './guarded-lookup.ts';
 import { isPublicAddress } from './is-public-address.ts';
+import { effectivePort, isSelfAddress, type EgressSelf } from './egress-self.ts';
 import { readLimitedBody } from './read-limited-body.ts';
 import { isRedirectStatus, redirectHop } from './redirect-hop.ts';
 
@@ -16,14 +17,22 @@ export interface EgressClientOptions {
   resolve?: Resolve;
   /** Which addresses count as public; default {@link isPublicAddress}. Only tests replace it. */
   isPublicAddress?: (address: string) => boolean;
+  /**
+   * The host's own HTTP endpoint, refused whatever the rules allow (`BOT_ERR_EGRESS_HOST_SELF`);
+   * absent, it is not checked (BOT_EGRESS_ALLOW_SELF, or a host that does not listen).
+   */
+  self?: EgressSelf;
 }
 
 /**
- * Performs plugins' HTTP requests under the egress rules (DESIGN §5a): every hop, redirects
- * included, must be allowed (a declared host on a public address, or an operator's `x-egress`
- * origin on any address), and the whole exchange is bounded in time and size. Two connection
- * pools, one per rule, so a socket opened to any address for an operator's origin is never
- * reused for a declared host. Refusals are AppErrors with `BOT_ERR_EGRESS_*` codes.
+ * Performs plugins' HTTP requests under the egress rules: every hop, redirects included, must be
+ * allowed (a declared host on a public address, or an operator's `x-egress` origin on any
+ * address), never the host's own HTTP port on an address of its own, and the whole exchange is
+ * bounded in time and size. Two connection pools, one per rule, so a socket opened to any address
+ * for an operator's origin is never reused for a declared host; and two more for hops to the
+ * host's own port, whose name resolution refuses the host's addresses (a lookup is not told the
+ * port, and a redirect or a DNS answer can lead there as well as the URL). Refusals are AppErrors
+ * with `BOT_ERR_EGRESS_*` codes.
  * @example
  * const client = new EgressClient({ limits: egressLimitsFrom(config) });
  * const answer = await client.perform({ url, method: 'GET', headers: [] }, { hosts: ['api.telegram.org'], origins: [] });
@@ -32,6 +41,9 @@ export class EgressClient {
   readonly #limits: EgressLimits;
   readonly #isPublic: (address: string) => boolean;
   readonly #agents: Record<EgressRule, Agent>;
+  readonly #self: EgressSelf | undefined;
+  /** For hops to the host's own port: the same rules, and none of the host's addresses. */
+  readonly #selfPortAgents: Record<EgressRule, Agent> | undefined;
 
   constructor(options: EgressClientOptions) {
     const resolve = options.resolve ?? resolveWithSystem;
@@ -41,6 +53,15 @@ export class EgressClient {
       'public-address': new Agent({ connect: { lookup: guardedLookup(resolve, this.#isPublic) } }),
       'any-address': new Agent({ connect: { lookup: guardedLookup(resolve, () => true) } }),
     };
+    const self = options.self;
+    this.#self = self;
+    if (self) {
+      const isSelf = (address: string) => isSelfAddress(address, self.listenHost);
+      this.#selfPortAgents = {
+        'public-address': new Agent({ connect: { lookup: guardedLookup(resolve, this.#isPublic, isSelf) } }),
+        'any-address': new Agent({ connect: { lookup: guardedLookup(resolve, () => true, isSelf) } }),
+      };
+    }
   }
 
   /** One request, to its end: the host's answer as plain data, or a coded refusal. */
@@ -56,9 +77,10 @@ export class EgressClient {
     }
   }
 
-  /** Closes both connection pools once their requests are done. */
+  /** Closes the connection pools once their requests are done. */
   async close(): Promise<void> {
-    await Promise.all(Object.values(this.#agents).map((agent) => agent.close()));
+    const agents = [...Object.values(this.#agents), ...Object.values(this.#selfPortAgents ?? {})];
+    await Promise.all(agents.map((agent) => agent.close()));
   }
 
   async #follow(first: EgressHop, mode: string, allowance: EgressAllowance, signal: AbortSignal): Promise<EgressResponse> {
@@ -89,6 +111,10 @@ export class EgressClient {
   #send(hop: EgressHop, rule: EgressRule, signal: AbortSignal) {
     // A literal address skips name resolution, so the lookup's check would never run on it.
     const literal = hop.url.hostname.replace(/^\[|\]$/g, '');
+    const toSelfPort = this.#self !== undefined && effectivePort(hop.url) === this.#self.port();
+    if (toSelfPort && isIP(literal) !== 0 && isSelfAddress(literal, this.#self!.listenHost)) {
+      throw egressError('BOT_ERR_EGRESS_HOST_SELF', `${hop.url.origin} is the host itself: its own HTTP port on an address of its own`);
+    }
     if (rule === 'public-address' && isIP(literal) !== 0 && !this.#isPublic(literal)) {
       throw egressError('BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC', `${literal} is not a public address`);
     }
@@ -98,7 +124,7 @@ export class EgressClient {
       body: hop.body ?? null,
       redirect: 'manual',
       signal,
-      dispatcher: this.#agents[rule],
+      dispatcher: (toSelfPort ? this.#selfPortAgents! : this.#agents)[rule],
     });
   }
 

@@ -17,12 +17,14 @@ export const resolveWithSystem: Resolve = (hostname) => dnsLookup(hostname, { al
  * exactly the addresses it checked, so what is checked is what is connected to: a name cannot
  * answer a public address to the check and a private one to the connection (DNS rebinding).
  * The socket still sends the name as Host and TLS server name. A name with any address that
- * `admits` refuses is refused whole (`BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC`).
+ * `admits` refuses is refused whole (`BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC`), and so is one with
+ * any address `isSelf` says is the host's own (`BOT_ERR_EGRESS_HOST_SELF`; given only to the
+ * connections to the host's own port, since a lookup is not told the port).
  * @example new Agent({ connect: { lookup: guardedLookup(resolveWithSystem, isPublicAddress) } })
  */
-export function guardedLookup(resolve: Resolve, admits: (address: string) => boolean): LookupFunction {
+export function guardedLookup(resolve: Resolve, admits: (address: string) => boolean, isSelf?: (address: string) => boolean): LookupFunction {
   return (hostname, options, callback) => {
-    checkedAddresses(hostname, resolve, admits).then(
+    checkedAddresses(hostname, resolve, admits, isSelf).then(
       (addresses) => {
         const wanted = options.family === 4 || options.family === 6 ? addresses.filter((entry) => entry.family === options.family) : addresses;
         const [first] = wanted;
@@ -35,7 +37,7 @@ export function guardedLookup(resolve: Resolve, admits: (address: string) => boo
   };
 }
 
-async function checkedAddresses(hostname: string, resolve: Resolve, admits: (address: string) => boolean): Promise<LookupAddress[]> {
+async function checkedAddresses(hostname: string, resolve: Resolve, admits: (address: string) => boolean, isSelf?: (address: string) => boolean): Promise<LookupAddress[]> {
   let addresses: LookupAddress[];
   try {
     addresses = await resolve(hostname);
@@ -43,6 +45,8 @@ async function checkedAddresses(hostname: string, resolve: Resolve, admits: (add
     throw egressError('BOT_ERR_EGRESS_FAILED', `${hostname} could not be resolved`, error);
   }
   if (addresses.length === 0) throw egressError('BOT_ERR_EGRESS_FAILED', `${hostname} resolved to no address`);
+  const self = isSelf && addresses.find((entry) => isSelf(entry.address));
+  if (self) throw egressError('BOT_ERR_EGRESS_HOST_SELF', `${hostname} resolves to ${self.address}, an address of the host itself, on its own HTTP port`);
   const refused = addresses.find((entry) => !admits(entry.address));
   if (refused) throw egressError('BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC', `${hostname} resolves to ${refused.address}, which is not a public address`);
   return addresses;

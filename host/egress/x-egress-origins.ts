@@ -4,8 +4,8 @@ export const X_EGRESS = 'x-egress';
 /**
  * The origins of a source's endpoint settings: each top-level property its channel's settings
  * schema marks `"x-egress": true` whose stored value is an http(s) URL without credentials.
- * The values are what the operator saved (defaults included, as the admin form showed them),
- * never what the plugin says at run time.
+ * The values are what the operator saved (a schema default of these settings is never stored:
+ * withoutDefaultedEgress), never what the plugin says at run time.
  * @example xEgressOrigins({ properties: { api_url: { type: 'string', 'x-egress': true } } }, { api_url: 'http://127.0.0.1:8080/api' }) // ['http://127.0.0.1:8080']
  */
 export function xEgressOrigins(settingsJsonSchema: Record<string, unknown> | undefined, settings: Record<string, unknown>): string[] {

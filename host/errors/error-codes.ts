@@ -108,6 +108,7 @@ export const ERROR_CODES = {
   BOT_ERR_EGRESS_BAD_REQUEST: { status: 400, expose: false, description: 'A plugin\'s `fetch` had a malformed method or header, or a method the host does not send (CONNECT, TRACE, TRACK).' },
   BOT_ERR_EGRESS_HOST_NOT_ALLOWED: { status: 403, expose: false, description: 'A plugin\'s `fetch` went to neither a host its package declares in `bot.egress` nor the exact origin of an `x-egress` setting of the source it serves.' },
   BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC: { status: 403, expose: false, description: 'A host declared in `bot.egress` resolved to a loopback, private, link-local, CGNAT, multicast, reserved or otherwise non-public address.' },
+  BOT_ERR_EGRESS_HOST_SELF: { status: 403, expose: false, description: 'A plugin\'s `fetch` (or a redirect, or a name it resolved) led to the host\'s own HTTP port on a loopback, unspecified or local address: its API, admin and `/metrics`. `BOT_EGRESS_ALLOW_SELF=true` allows it.' },
   BOT_ERR_EGRESS_REDIRECT_REFUSED: { status: 403, expose: false, description: 'A redirect led where the egress rules refuse to go, or the plugin\'s `fetch` asked for `redirect: \'error\'`.' },
   BOT_ERR_EGRESS_TOO_MANY_REDIRECTS: { status: 502, expose: false, description: 'A plugin\'s `fetch` was redirected more than `BOT_EGRESS_MAX_REDIRECTS` times.' },
   BOT_ERR_EGRESS_REQUEST_TOO_LARGE: { status: 413, expose: false, description: 'A plugin\'s `fetch` body is larger than `BOT_EGRESS_MAX_REQUEST_BYTES`.' },

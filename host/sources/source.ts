@@ -24,6 +24,9 @@ export const sourceViewSchema = z.object({
   defaultWorkflowId: z.string().nullable(),
   webhookUrl: z.string().nullable().describe('Where the platform posts events; null for a WebSocket channel, which takes no webhooks'),
   chatUrl: z.string().nullable().describe("The chat page of a web source (`/chat/:ref`); null for other channels"),
+  egressOrigins: z
+    .array(z.string())
+    .describe("Where its channel's fetch may go for this source besides the package's bot.egress hosts: the origins of the x-egress settings as stored (a default is never stored, so never granted)"),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
+import { xEgressOrigins } from '../egress/x-egress-origins.ts';
 import { listQuerySchema, pageSchema } from '../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
 import { maskSecrets, secretKeys } from './secret-settings.ts';
@@ -45,6 +46,8 @@ export function sourceRoutes(deps: SourceRouteDeps): RouteDefinition[] {
   const view = (row: SourceRow, ctx: Context): SourceView => ({
     ...toView(row, secretKeysOf(row.channel)),
     ...sourceLinks(row, deps.channels.get(row.channel)?.description.kind, deps.publicUrl ?? requestOrigin(ctx)),
+    // What the operator granted, shown where it is granted: a channel gone grants nothing.
+    egressOrigins: xEgressOrigins(deps.channels.settingsSchemaOf(row.channel), row.settings),
   });
   return [
     defineRoute({
@@ -88,7 +91,7 @@ function requestOrigin(ctx: Context): string {
   return `${ctx.protocol}://${ctx.host}`;
 }
 
-function toView(row: SourceRow, keys: string[]): Omit<SourceView, 'webhookUrl' | 'chatUrl'> {
+function toView(row: SourceRow, keys: string[]): Omit<SourceView, 'webhookUrl' | 'chatUrl' | 'egressOrigins'> {
   const masked = keys.includes('*') ? maskSecrets(row.settings, Object.keys(row.settings)) : maskSecrets(row.settings, keys);
   return {
     id: row.id,

@@ -192,7 +192,11 @@ describe('admin panel', { skip }, () => {
     await page.getByRole('link', { name: 'New source' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Sample shop');
     await page.getByLabel('Channel').selectOption('sample');
-    await expect(page.getByLabel('API URL')).value('https://platform.example/api');
+    // An endpoint setting is a grant of egress: its default is a hint, never a value saved unseen.
+    const apiUrl = page.getByLabel('API URL');
+    await expect(apiUrl).value('');
+    assert.equal(await apiUrl.getAttribute('placeholder'), 'https://platform.example/api');
+    await apiUrl.fill('https://platform.example/api');
     const apiKey = page.getByLabel('API key');
     assert.equal(await apiKey.getAttribute('type'), 'password');
     await apiKey.fill('sk-live-secret');
@@ -204,6 +208,8 @@ describe('admin panel', { skip }, () => {
     await expect(page.getByLabel('Tenant id')).value('shop-1');
     const [stored] = await admin.database.db('sources').where({ name: 'Sample shop' }).select('settings', 'ref');
     assert.equal(stored.settings.api_key, 'sk-live-secret', 'the real secret is stored; only responses mask it');
+    assert.equal(stored.settings.api_url, 'https://platform.example/api');
+    await expect(page.locator('#egress-origins')).contains('https://platform.example');
     await expect(page.getByLabel('Webhook URL', { exact: true })).value(`${admin.host.url}/api/webhook/${stored.ref}`);
     await saveScreenshot(page, 'source-saved');
     await page.getByRole('link', { name: 'Back to sources' }).click();

@@ -66,7 +66,9 @@ describe('panel polish', { skip }, () => {
     await page.goto(`${admin.host.url}/sources/new`);
     await page.getByLabel('Channel').selectOption('sample');
     const apiUrl = page.getByLabel('API URL');
-    await expect(apiUrl).value('https://platform.example/api');
+    // An endpoint setting's default is a hint: only what the operator types grants egress.
+    await expect(apiUrl).value('');
+    assert.equal(await apiUrl.getAttribute('placeholder'), 'https://platform.example/api');
     const field = await apiUrl.boundingBox();
     const form = await page.locator('.form').boundingBox();
     assert.ok(field && form && field.width >= form.width * 0.9, `API URL is ${field?.width} px wide in a ${form?.width} px form`);

@@ -102,6 +102,19 @@ describe("a sandboxed plugin's fetch", () => {
     assert.equal(platform.received[0]?.headers.host, `${DECLARED}:${platform.port}`);
   });
 
+  test("is refused the origin of an x-egress default: a source created or changed without the setting stores none", async () => {
+    const created = await app.request('POST', '/api/sources', { as: 'admin', body: { name: 'Probe default', channel: 'egress_probe', settings: {} } });
+    assert.equal(created.status, 201, created.text);
+    const stored = async () => (await app.database.db('sources').where({ id: created.body.id }).first()).settings as Record<string, unknown>;
+    assert.deepEqual(await stored(), {}, 'the default http://127.0.0.1:3000/api was stored');
+    const { id, ref, settings, active } = created.body;
+    const source: ChannelSource = { id, ref, settings, active };
+    assert.equal(await refusalOf(sendThroughPlugin(source, 'http://127.0.0.1:3000/api/messages')), 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED');
+    const patched = await app.request('PATCH', `/api/sources/${id}`, { as: 'admin', body: { settings: { api_url: null } } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual(await stored(), {}, 'a setting returned to its default stores none');
+  });
+
   test('is refused a redirect out of the rules', async (t) => {
     const elsewhere = await startListener(t, echo);
     const platform = await startListener(t, (_request, res) => res.writeHead(302, { location: `${elsewhere.origin}/` }).end());

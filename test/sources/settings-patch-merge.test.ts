@@ -33,12 +33,12 @@ describe('PATCH /api/sources/:id merges settings key by key', () => {
     assert.deepEqual(await storedSettings(id), { ...CUSTOM, api_key: 'key-2', verify_token: '' });
   });
 
-  test('a key set to null returns to the channel default', async () => {
+  test('a key set to null returns to the channel default; an x-egress one is left unset', async () => {
     const id = await createCustom();
     const patched = await patchSettings(id, { api_url: null, tenant_id: null });
     assert.equal(patched.status, 200, patched.text);
     const stored = await storedSettings(id);
-    assert.equal(stored.api_url, 'https://platform.example/api');
+    assert.equal('api_url' in stored, false, 'the schema default of an endpoint is not stored: it would grant egress');
     assert.equal(stored.tenant_id, '');
     assert.equal(stored.api_key, 'key-1', 'untouched');
   });

@@ -21,15 +21,25 @@ const createSample = (settings: Record<string, unknown> = {}) =>
   t.request('POST', '/api/sources', { as: 'admin', body: { name: `Sample ${(counter += 1)}`, channel: 'sample', settings } });
 
 describe('sources', () => {
-  test('creating a source validates settings, fills defaults and masks secrets in the response', async () => {
+  test('creating a source validates settings, fills defaults (not of x-egress settings) and masks secrets in the response', async () => {
     const created = await createSample({ api_key: 'key-123', webhook_secret: 'shh', verify_token: '' });
     assert.equal(created.status, 201);
     assert.equal(created.body.settings.api_key, '********');
     assert.equal(created.body.settings.webhook_secret, '********');
     assert.equal(created.body.settings.verify_token, '', 'an unset secret shows as empty');
-    assert.equal(created.body.settings.api_url, 'https://platform.example/api');
+    assert.equal(created.body.settings.tenant_id, '', 'a default is filled in');
+    assert.equal('api_url' in created.body.settings, false, 'an x-egress default is not: only an operator grants egress');
     assert.doesNotMatch(created.text, /key-123|shh/);
     assert.equal((await storedSettings(created.body.id)).api_key, 'key-123');
+  });
+
+  test('a source reads with the egress its settings grant: none when its x-egress setting is left to the default', async () => {
+    const defaulted = await createSample();
+    assert.deepEqual(defaulted.body.egressOrigins, []);
+    const saved = await createSample({ api_url: 'http://10.0.0.5:8080/api' });
+    assert.deepEqual(saved.body.egressOrigins, ['http://10.0.0.5:8080']);
+    const read = await t.request('GET', `/api/sources/${saved.body.id}`, { as: 'viewer' });
+    assert.deepEqual(read.body.egressOrigins, ['http://10.0.0.5:8080']);
   });
 
   test('each source gets an unguessable, URL-safe ref and the webhook URL built from it', async () => {

@@ -67,6 +67,8 @@ export interface Source {
   webhookUrl: string | null;
   /** The chat page of a web source; null for other channels. */
   chatUrl: string | null;
+  /** The origins its `x-egress` settings grant its channel's fetch, as stored. */
+  egressOrigins: string[];
   createdAt: string;
   updatedAt: string;
 }

@@ -3,12 +3,14 @@ import type { DescriptionFieldProps, RJSFSchema, UiSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import type { ReactNode } from 'react';
 import { MarkdownText } from '../../components/markdown-text.tsx';
+import { egressDefaultsAsHints } from './egress-defaults-as-hints.ts';
 import { useTouchedErrors } from './use-touched-errors.ts';
 
 /**
  * A channel's settings form, rendered from its JSON Schema. Channels mark secrets with
  * `ui:widget: password` on the property; rjsf reads widgets from the uiSchema, so they are
- * moved there. Defaults from the schema fill empty fields; descriptions are markdown.
+ * moved there. Defaults from the schema fill empty fields, but for endpoint (`x-egress`)
+ * settings, which only an operator's saved value grants; descriptions are markdown.
  */
 export function SettingsForm({
   schema,
@@ -23,7 +25,7 @@ export function SettingsForm({
   onSubmit: (settings: Record<string, unknown>) => void;
   children: ReactNode;
 }) {
-  const { $schema: _dialect, ...formSchema } = schema;
+  const { $schema: _dialect, ...formSchema } = egressDefaultsAsHints(schema);
   const touched = useTouchedErrors();
   return (
     // A field's errors show once it is left, or once the form is submitted.

@@ -9,6 +9,7 @@ import { useTouched } from '../../components/use-touched.ts';
 import { CopyField } from './copy-field.tsx';
 import { SourceLink } from './source-link.tsx';
 import { DeleteSourceButton } from './delete-source-button.tsx';
+import { EgressOrigins } from './egress-origins.tsx';
 import { SettingsForm } from './settings-form.tsx';
 
 type FieldKey = 'name' | 'channel' | 'settings' | 'defaultWorkflowId' | 'form';
@@ -123,6 +124,7 @@ export function SourceForm({
               Chat page: <SourceLink source={source} label="" />
             </p>
           )}
+          {source && <EgressOrigins origins={source.egressOrigins} />}
         </fieldset>
         <h2>Settings</h2>
         {channel ? (
