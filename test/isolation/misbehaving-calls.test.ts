@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { sandboxLoader } from '../../host/channels/load-channel-in-sandbox.ts';
-import { rejectsWithCode, webhookRequest } from '../channels/sandbox/fixture-sandbox.ts';
+import { webhookRequest } from '../channels/sandbox/fixture-sandbox.ts';
 import { channelSettings, HOSTILE_PACKAGE, SOURCE, waitFor, type Channel } from './hostile-runner.ts';
 
 const CALL_TIMEOUT_MS = 1_500;
@@ -28,18 +28,27 @@ async function servesAgain(channel: Channel, restarts: number): Promise<void> {
   assert.equal(result.outcome, 'accepted');
 }
 
+/**
+ * The codes a fault may fail its call with. Filling a 64 MB heap takes a few hundred ms on an idle
+ * machine, but on a busy one the call's time limit can come first; either way the runner is ended
+ * and restarted, which is the outcome that matters.
+ */
 const FAULTS = [
-  ['loops without yielding its thread', 'loop', 'BOT_ERR_PLUGIN_CALL_TIMEOUT', true],
-  ['exhausts its heap', 'heap', 'BOT_ERR_PLUGIN_WORKER_CRASHED', true],
-  ['calls process.exit', 'exit', 'BOT_ERR_PLUGIN_WORKER_CRASHED', true],
-  ['never settles', 'hang', 'BOT_ERR_PLUGIN_CALL_TIMEOUT', false],
+  ['loops without yielding its thread', 'loop', ['BOT_ERR_PLUGIN_CALL_TIMEOUT'], true],
+  ['exhausts its heap', 'heap', ['BOT_ERR_PLUGIN_WORKER_CRASHED', 'BOT_ERR_PLUGIN_CALL_TIMEOUT'], true],
+  ['calls process.exit', 'exit', ['BOT_ERR_PLUGIN_WORKER_CRASHED'], true],
+  ['never settles', 'hang', ['BOT_ERR_PLUGIN_CALL_TIMEOUT'], false],
 ] as const;
 
-for (const [what, attack, code, restarts] of FAULTS) {
-  test(`a call that ${what} fails with ${code}${restarts ? ', its runner is restarted,' : ''} and the channel serves again`, async (t) => {
+for (const [what, attack, codes, restarts] of FAULTS) {
+  test(`a call that ${what} fails with ${codes.join(' or ')}${restarts ? ', its runner is restarted,' : ''} and the channel serves again`, async (t) => {
     const channel = await startWithShortCalls(t);
     const pid = channel.status().pid;
-    await rejectsWithCode(call(channel, attack), code);
+    const error = await call(channel, attack).then(
+      () => assert.fail(`the call that ${what} succeeded`),
+      (failure: unknown) => failure as { code?: unknown },
+    );
+    assert.ok((codes as readonly unknown[]).includes(error.code), `failed with ${String(error.code)}: ${String(error)}`);
     await servesAgain(channel, restarts ? 1 : 0);
     if (restarts) assert.notEqual(channel.status().pid, pid);
   });

