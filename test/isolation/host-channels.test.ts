@@ -6,36 +6,11 @@
  * which must stay alive, keep its memory, and serve the channel again.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-import { test, type TestContext } from 'node:test';
-import { HOST_ROOT } from './hostile-runner.ts';
+import { test } from 'node:test';
+import { runChildHost, type ChildHostReport } from './run-child-host.ts';
 
-const CHILD_HOST = fileURLToPath(new URL('./child-host.ts', import.meta.url));
 /** What the host may grow by while a plugin floods it: far less than the flood. */
 const MAX_GROWTH_MB = 256;
-
-interface ChildHostReport {
-  exitCode: number | null;
-  lines: Array<Record<string, unknown>>;
-  stderr: string;
-}
-
-async function runChildHost(t: TestContext, attacks: Array<Record<string, unknown>>): Promise<ChildHostReport> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD_HOST, JSON.stringify(attacks)], { cwd: HOST_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  t.after(() => child.kill('SIGKILL'));
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk).slice(-4_000)));
-  const [exitCode] = (await once(child, 'exit')) as [number | null];
-  const lines = stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { exitCode, lines, stderr };
-}
 
 /** The host lived through the attacks, serves the channel again, and kept its memory. */
 function assertHostSurvived(report: ChildHostReport): void {
