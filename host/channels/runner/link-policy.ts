@@ -41,12 +41,24 @@ export function linkTargetRefusal(real: string, policy: LinkPolicy): string | un
   const folder = policy.moduleFolders.find((modules) => isInside(real, modules));
   const workspace = policy.workspaces.find((root) => isWithin(real, root));
   if (folder === undefined && workspace === undefined) return 'it leads outside the folders Node resolves packages from';
+  // Dot folders of node_modules are npm's and tools' own (.bin, .cache, .package-lock.json), not
+  // packages; pnpm's store (.pnpm) is the one that holds packages Node resolves.
+  if (folder !== undefined && hiddenFolderBetween(real, folder)) return 'it leads into a dot folder of node_modules';
   if (packageName(real) === undefined) return 'it leads to a folder that is not a package';
   if (policy.otherChannels.some((root) => isWithin(real, root) || isWithin(root, real))) return 'it leads to another channel';
   // A package inside another channel's (its dependency) is that channel's as much as its root.
   const packages = folder !== undefined ? foldersBetween(real, folder) : [...foldersBetween(real, workspace!), workspace!];
   if (packages.some((dir) => CHANNEL_PACKAGE.test(packageName(dir) ?? ''))) return 'it leads to another channel';
   return undefined;
+}
+
+const PACKAGE_STORES = new Set(['.pnpm']);
+
+function hiddenFolderBetween(file: string, folder: string): boolean {
+  return path
+    .relative(folder, file)
+    .split(path.sep)
+    .some((part) => part.startsWith('.') && !PACKAGE_STORES.has(part));
 }
 
 /** `file` and its ancestors strictly inside `folder`. */

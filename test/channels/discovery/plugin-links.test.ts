@@ -33,9 +33,9 @@ test("discovery rejects a package or local channel whose links lead to /etc, the
   await link('data', 'evil-var', dataDir);
   await link('renamed-channel', 'innocent-sample', '../../bot-channel-store');
   // A pnpm-style store: the link leads to a package Node resolves, which the runner may read.
-  await mkdir(path.join(app.root, 'node_modules/.store/left-pad/node_modules/left-pad'), { recursive: true });
-  await writeFile(path.join(app.root, 'node_modules/.store/left-pad/node_modules/left-pad/package.json'), '{"name":"left-pad"}');
-  await link('store', 'left-pad', '../../.store/left-pad/node_modules/left-pad');
+  await mkdir(path.join(app.root, 'node_modules/.pnpm/left-pad/node_modules/left-pad'), { recursive: true });
+  await writeFile(path.join(app.root, 'node_modules/.pnpm/left-pad/node_modules/left-pad/package.json'), '{"name":"left-pad"}');
+  await link('store', 'left-pad', '../../.pnpm/left-pad/node_modules/left-pad');
   // A local channel (the app's own build) holding a link to /etc.
   const local = path.join(app.root, 'dist/extensions/channels/linked');
   await mkdir(local, { recursive: true });

@@ -73,6 +73,7 @@ async function appWithLinks(t: { after(fn: () => Promise<void>): void }) {
     'node_modules/bot-channel-two/package.json': '{"name":"bot-channel-two"}',
     'node_modules/bot-channel-two/node_modules/dep/package.json': '{"name":"dep"}',
     'node_modules/.pnpm/left-pad@1.0.0/node_modules/left-pad/package.json': '{"name":"left-pad"}',
+    'node_modules/.cache/tool/package.json': '{"name":"tool"}',
     'plugins/bot-channel-three/package.json': '{"name":"bot-channel-three"}',
     'plugins/util/package.json': '{"name":"util"}',
   });
@@ -122,6 +123,7 @@ test('the link policy refuses targets by their real path, whatever the link is n
     [path.join(root, 'node_modules/bot-channel-two'), /another channel/],
     [path.join(root, 'node_modules/bot-channel-two/node_modules/dep'), /another channel/],
     [path.join(root, 'node_modules/.pnpm'), /not a package/],
+    [path.join(root, 'node_modules/.cache/tool'), /dot folder/],
     [path.join(root, 'node_modules/.pnpm/left-pad@1.0.0/node_modules/left-pad'), undefined],
     [path.join(root, 'node_modules/bot-channel-one/dist'), undefined],
   ];

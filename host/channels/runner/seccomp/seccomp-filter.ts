@@ -14,14 +14,21 @@ export type SeccompFilter = { ok: true; program: Buffer } | { ok: false; reason:
 interface ArchTarget {
   /** AUDIT_ARCH_* of `seccomp_data.arch`. */
   audit: number;
-  /** x86_64 also runs the x32 ABI: same arch value, numbers with this bit set. */
-  x32Bit?: number;
 }
 
 const ARCHES: Record<SyscallArch, ArchTarget> = {
-  x64: { audit: 0xc000_003e, x32Bit: 0x4000_0000 },
+  x64: { audit: 0xc000_003e },
   arm64: { audit: 0xc000_00b7 },
 };
+
+/**
+ * The first call number past those the rules were written against (Linux 6.18's last is 470, the
+ * same on both architectures). Calls a later kernel adds are refused as if absent (ENOSYS), so
+ * new kernel surface reaches no runner before it is reviewed; glibc and libuv probe new calls and
+ * fall back on ENOSYS. On x86_64 this also refuses the x32 ABI, whose calls share the native arch
+ * value and are told apart by bit 30 of the number.
+ */
+export const FIRST_UNREVIEWED_NR = 471;
 
 // Offsets in struct seccomp_data; each argument is a u64, its low word first (little-endian).
 const NR_OFFSET = 0;
@@ -48,7 +55,7 @@ export function seccompFilter(arch: string = process.arch, rules: readonly Secco
 }
 
 function filterSteps(arch: SyscallArch, rules: readonly SeccompRule[]): BpfStep[] {
-  const { audit, x32Bit } = ARCHES[arch];
+  const { audit } = ARCHES[arch];
   const steps: BpfStep[] = [
     { kind: 'load', offset: ARCH_OFFSET },
     { kind: 'jump', test: 'eq', k: audit, ifTrue: 'native-abi' },
@@ -56,9 +63,7 @@ function filterSteps(arch: SyscallArch, rules: readonly SeccompRule[]): BpfStep[
     { kind: 'label', name: 'native-abi' },
     { kind: 'load', offset: NR_OFFSET },
   ];
-  if (x32Bit !== undefined) {
-    steps.push({ kind: 'jump', test: 'ge', k: x32Bit, ifFalse: 'rules' }, { kind: 'return', k: FOREIGN_ABI }, { kind: 'label', name: 'rules' });
-  }
+  steps.push({ kind: 'jump', test: 'ge', k: FIRST_UNREVIEWED_NR, ifFalse: 'rules' }, { kind: 'return', k: FOREIGN_ABI }, { kind: 'label', name: 'rules' });
   for (const [syscall, group] of groupBySyscall(rules)) {
     const nr = syscallNumber(syscall, arch);
     if (nr !== undefined) steps.push(...syscallSteps(syscall, nr, group));

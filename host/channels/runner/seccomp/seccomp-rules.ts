@@ -73,6 +73,9 @@ export const SECCOMP_RULES: readonly SeccompRule[] = [
   always('fsmount', 'ENOSYS', 'the new mount API'),
   always('fspick', 'ENOSYS', 'the new mount API'),
   always('mount_setattr', 'ENOSYS', 'the new mount API'),
+  always('open_tree_attr', 'ENOSYS', 'the new mount API'),
+  always('listmount', 'ENOSYS', 'the new mount API (listing mounts)'),
+  always('statmount', 'ENOSYS', 'the new mount API (reading a mount)'),
   // Other processes, and its own under a debugger's eye.
   always('ptrace', 'EPERM', 'tracing'),
   always('process_vm_readv', 'EPERM', "reading another process's memory"),
