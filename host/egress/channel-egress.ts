@@ -9,10 +9,18 @@ export interface EgressChannels {
   get(name: string): { egress: readonly string[]; description: { settingsJsonSchema: Record<string, unknown> } } | undefined;
 }
 
+/** A source as its egress rules read it: a SourceRow fits, so the cached row serves as it is. */
+export interface EgressSource {
+  channel: string;
+  settings: Record<string, unknown>;
+  /** The settings an operator granted egress with; null counts every `x-egress` setting (xEgressOrigins). */
+  egress_grants: readonly string[] | null;
+}
+
 /** Sources by id, as stored (the source store); throws `BOT_ERR_SOURCE_NOT_FOUND` when unknown. */
 export interface EgressSources {
-  /** The source's channel and settings; undefined (or a BOT_ERR_SOURCE_NOT_FOUND rejection) when there is none. */
-  get(id: string): Promise<{ channel: string; settings: Record<string, unknown> } | undefined>;
+  /** The source's channel, settings and grants; undefined (or a BOT_ERR_SOURCE_NOT_FOUND rejection) when there is none. */
+  get(id: string): Promise<EgressSource | undefined>;
 }
 
 export interface ChannelEgressDeps {
@@ -29,11 +37,11 @@ const LOGGED_CODES = new Set(['BOT_ERR_EGRESS_HOST_NOT_ALLOWED', 'BOT_ERR_EGRESS
 
 /**
  * The `fetch` host service of each channel: it works out what the asking channel may reach (the
- * hosts its package declares, and the `x-egress` origins of the source the call serves, if that
- * source is one of this channel's) and has the client perform the request. Nothing the plugin
- * sends widens that: the request's `sourceId` is the host's by the time it gets here (a runner's
- * is its call's source, runner-process.ts; a host thread's, a source a call in flight serves),
- * and a source of another channel, or an unknown one, adds no origin.
+ * hosts its package declares, and the `x-egress` origins an operator granted on the source the
+ * call serves, if that source is one of this channel's) and has the client perform the request.
+ * Nothing the plugin sends widens that: the request's `sourceId` is the host's by the time it
+ * gets here (a runner's is its call's source, runner-process.ts; a host thread's, a source a call
+ * in flight serves), and a source of another channel, or an unknown one, adds no origin.
  * @example const services = { ...attachments.hostServicesFor(name), fetch: egress.fetchFor(name) };
  */
 export class ChannelEgress {
@@ -63,11 +71,11 @@ export class ChannelEgress {
     // Most channels mark no endpoint setting: then their sends cost no source query.
     if (typeof sourceId !== 'string' || xEgressKeys(schema).length === 0) return { hosts: entry.egress, origins: [] };
     const source = await this.#source(sourceId);
-    const origins = source && source.channel === channel ? xEgressOrigins(schema, source.settings) : [];
+    const origins = source && source.channel === channel ? xEgressOrigins(schema, source.settings, source.egress_grants) : [];
     return { hosts: entry.egress, origins };
   }
 
-  async #source(id: string): Promise<{ channel: string; settings: Record<string, unknown> } | undefined> {
+  async #source(id: string): Promise<EgressSource | undefined> {
     try {
       return await this.#deps.sources.get(id);
     } catch (error) {

@@ -5,6 +5,7 @@ import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../errors/postgres-errors.ts';
 import { fetchSortedPage, isUuid } from '../db/fetch-sorted-page.ts';
 import { likePattern, type Page } from '../http/list-query.ts';
 import { isStorableText } from '../json/find-unstorable-text.ts';
+import { egressGrantsOnCreate, egressGrantsOnPatch } from './egress-grants.ts';
 import { mergeSettingsPatch } from './merge-settings-patch.ts';
 import { keepStoredSecrets } from './secret-settings.ts';
 import type { ChannelSettingsSchemas, SourceRow } from './source.ts';
@@ -72,8 +73,10 @@ export class SourceStore {
     return this.db<SourceRow>('sources').where({ ref }).first();
   }
 
+  /** Settings the channel marks `x-egress` and the input gives are granted egress (egressGrantsOnCreate). */
   async create(input: SourceInput): Promise<SourceRow> {
-    const settings = validateSourceSettings(this.#schemaOf(input.channel), input.settings ?? {});
+    const schema = this.#schemaOf(input.channel);
+    const settings = validateSourceSettings(schema, input.settings ?? {});
     await this.#checkWorkflow(input.defaultWorkflowId);
     const now = this.now();
     return this.#write((db) =>
@@ -83,6 +86,7 @@ export class SourceStore {
           name: input.name,
           channel: input.channel,
           settings: JSON.stringify(settings),
+          egress_grants: JSON.stringify(egressGrantsOnCreate(schema, input.settings ?? {}, settings)),
           active: input.active ?? true,
           default_workflow_id: input.defaultWorkflowId ?? null,
           created_at: now,
@@ -96,7 +100,8 @@ export class SourceStore {
 
   /**
    * Settings merge key by key over the stored ones (`null` returns a key to its default);
-   * secrets sent back masked, or left out, keep their stored values.
+   * secrets sent back masked, or left out, keep their stored values. The egress grants follow
+   * the settings the patch gives (egressGrantsOnPatch); a patch without settings keeps them.
    */
   async update(id: string, patch: SourcePatch, secretKeysOf: (channel: string) => string[]): Promise<SourceRow> {
     const current = await this.get(id);
@@ -108,9 +113,13 @@ export class SourceStore {
       changes.default_workflow_id = patch.defaultWorkflowId;
     }
     if (patch.settings !== undefined) {
+      const schema = this.#schemaOf(current.channel);
+      const secrets = secretKeysOf(current.channel);
       // Masks are swapped for the stored secrets first, so that a secret sent as null is cleared.
-      const merged = mergeSettingsPatch(current.settings, keepStoredSecrets(patch.settings, current.settings, secretKeysOf(current.channel)));
-      changes.settings = JSON.stringify(validateSourceSettings(this.#schemaOf(current.channel), merged));
+      const merged = mergeSettingsPatch(current.settings, keepStoredSecrets(patch.settings, current.settings, secrets));
+      const settings = validateSourceSettings(schema, merged);
+      changes.settings = JSON.stringify(settings);
+      changes.egress_grants = JSON.stringify(egressGrantsOnPatch(schema, patch.settings, secrets, settings, current));
     }
     return this.#write((db) =>
       db('sources')

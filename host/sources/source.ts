@@ -7,6 +7,12 @@ export interface SourceRow {
   name: string;
   channel: string;
   settings: Record<string, unknown>;
+  /**
+   * The settings an operator granted egress with: keys marked `x-egress` when the operator saved
+   * their values. NULL for a source whose settings were last saved before grants were recorded:
+   * every marked key counts.
+   */
+  egress_grants: string[] | null;
   active: boolean;
   default_workflow_id: string | null;
   created_at: Date;
@@ -26,7 +32,7 @@ export const sourceViewSchema = z.object({
   chatUrl: z.string().nullable().describe("The chat page of a web source (`/chat/:ref`); null for other channels"),
   egressOrigins: z
     .array(z.string())
-    .describe("Where its channel's fetch may go for this source besides the package's bot.egress hosts: the origins of the x-egress settings as stored (a default is never stored, so never granted)"),
+    .describe("Where its channel's fetch may go for this source besides the package's bot.egress hosts: the origins of the x-egress settings whose values an operator saved while the channel marked them x-egress (a default, or a value saved while the setting was not marked, grants nothing)"),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -47,7 +47,7 @@ export function sourceRoutes(deps: SourceRouteDeps): RouteDefinition[] {
     ...toView(row, secretKeysOf(row.channel)),
     ...sourceLinks(row, deps.channels.get(row.channel)?.description.kind, deps.publicUrl ?? requestOrigin(ctx)),
     // What the operator granted, shown where it is granted: a channel gone grants nothing.
-    egressOrigins: xEgressOrigins(deps.channels.settingsSchemaOf(row.channel), row.settings),
+    egressOrigins: xEgressOrigins(deps.channels.settingsSchemaOf(row.channel), row.settings, row.egress_grants),
   });
   return [
     defineRoute({

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import type { EgressRequest } from '@bot-ai/api';
-import { ChannelEgress, type EgressSources } from '../../host/egress/channel-egress.ts';
+import { ChannelEgress, type EgressSource, type EgressSources } from '../../host/egress/channel-egress.ts';
 import { echo, rejectsWithCode, startClient, startListener } from './egress-fixtures.ts';
 
 const SCHEMA = { type: 'object', properties: { api_url: { type: 'string', 'x-egress': true }, api_key: { type: 'string' } } };
@@ -15,7 +15,7 @@ interface Harness {
 }
 
 /** The `sample` channel's egress service, with one source per entry of `sources` (by id). */
-function harness(t: TestContext, options: { channelName?: string; sources?: Record<string, { channel: string; settings: Record<string, unknown> }>; schema?: Record<string, unknown> } = {}): Harness {
+function harness(t: TestContext, options: { channelName?: string; sources?: Record<string, EgressSource>; schema?: Record<string, unknown> } = {}): Harness {
   const refused: [string, string][] = [];
   const logged: Record<string, unknown>[] = [];
   const sourceQueries: string[] = [];
@@ -41,14 +41,25 @@ function harness(t: TestContext, options: { channelName?: string; sources?: Reco
 describe("a channel's fetch service", () => {
   test("reaches the x-egress origin of a source of its own channel", async (t) => {
     const listener = await startListener(t, echo);
-    const { fetch } = harness(t, { sources: { [SOURCE_ID]: { channel: 'sample', settings: { api_url: `${listener.origin}/api` } } } });
+    const { fetch } = harness(t, { sources: { [SOURCE_ID]: { channel: 'sample', settings: { api_url: `${listener.origin}/api` }, egress_grants: ['api_url'] } } });
     await fetch({ url: `${listener.origin}/api/messages`, method: 'GET', headers: [], sourceId: SOURCE_ID });
+    assert.equal(listener.received.length, 1);
+  });
+
+  test("takes an x-egress origin only when the source's grants name its setting, or its grants are NULL (saved before grants were recorded)", async (t) => {
+    const listener = await startListener(t, echo);
+    const request = { url: `${listener.origin}/api/messages`, method: 'GET', headers: [], sourceId: SOURCE_ID } as EgressRequest;
+    const withGrants = (egress_grants: string[] | null) => harness(t, { sources: { [SOURCE_ID]: { channel: 'sample', settings: { api_url: listener.origin }, egress_grants } } });
+    await rejectsWithCode(withGrants([]).fetch(request), 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED');
+    await rejectsWithCode(withGrants(['api_key']).fetch(request), 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED');
+    assert.equal(listener.received.length, 0);
+    await withGrants(null).fetch(request);
     assert.equal(listener.received.length, 1);
   });
 
   test("takes nothing from a source of another channel, an unknown one, or none", async (t) => {
     const listener = await startListener(t, echo);
-    const foreign = { [SOURCE_ID]: { channel: 'other', settings: { api_url: listener.origin } } };
+    const foreign = { [SOURCE_ID]: { channel: 'other', settings: { api_url: listener.origin }, egress_grants: ['api_url'] } };
     const request = { url: `${listener.origin}/`, method: 'GET', headers: [] } as EgressRequest;
     await rejectsWithCode(harness(t, { sources: foreign }).fetch({ ...request, sourceId: SOURCE_ID }), 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED');
     await rejectsWithCode(harness(t).fetch({ ...request, sourceId: SOURCE_ID }), 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED');
@@ -58,7 +69,7 @@ describe("a channel's fetch service", () => {
 
   test('allows nothing before the plugin has said which channel it is', async (t) => {
     const listener = await startListener(t, echo);
-    const { fetch } = harness(t, { channelName: undefined, sources: { [SOURCE_ID]: { channel: 'sample', settings: { api_url: listener.origin } } } });
+    const { fetch } = harness(t, { channelName: undefined, sources: { [SOURCE_ID]: { channel: 'sample', settings: { api_url: listener.origin }, egress_grants: ['api_url'] } } });
     await rejectsWithCode(fetch({ url: `${listener.origin}/`, method: 'GET', headers: [], sourceId: SOURCE_ID }), 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED');
   });
 

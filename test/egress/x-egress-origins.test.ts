@@ -19,7 +19,15 @@ test('the settings marked "x-egress": true are the endpoints, nothing else', () 
 
 test("the origins are those of the source's stored endpoint values, each once", () => {
   const settings = { api_url: 'http://127.0.0.1:8080/api/', files_url: 'http://127.0.0.1:8080/files', api_key: 'https://key.example', note: 'https://note.example' };
-  assert.deepEqual(xEgressOrigins(schema, settings), ['http://127.0.0.1:8080']);
+  assert.deepEqual(xEgressOrigins(schema, settings, ['api_url', 'files_url']), ['http://127.0.0.1:8080']);
+});
+
+test('an endpoint counts only when the grants name it, and every one counts when the grants are null', () => {
+  const settings = { api_url: 'http://127.0.0.1:8080/api', files_url: 'http://10.0.0.5/files', api_key: 'http://key.example', note: 'http://note.example' };
+  assert.deepEqual(xEgressOrigins(schema, settings, ['files_url']), ['http://10.0.0.5']);
+  assert.deepEqual(xEgressOrigins(schema, settings, []), []);
+  assert.deepEqual(xEgressOrigins(schema, settings, ['api_key', 'note']), [], 'a grant of a setting the schema does not mark opens nothing');
+  assert.deepEqual(xEgressOrigins(schema, settings, null), ['http://127.0.0.1:8080', 'http://10.0.0.5']);
 });
 
 const ignored: [string, unknown][] = [
@@ -30,5 +38,5 @@ const ignored: [string, unknown][] = [
   ['with credentials', 'https://user:pw@platform.example/api'],
 ];
 for (const [what, value] of ignored) {
-  test(`an endpoint value ${what} opens no origin`, () => assert.deepEqual(xEgressOrigins(schema, { api_url: value }), []));
+  test(`an endpoint value ${what} opens no origin`, () => assert.deepEqual(xEgressOrigins(schema, { api_url: value }, ['api_url']), []));
 }

@@ -34,7 +34,7 @@ async function startHost(t: TestContext): Promise<Host> {
   const [listenerA, listenerB] = await Promise.all([startListener(t, echo), startListener(t, echo)]);
   const rows = new Map<string, SourceRow>();
   const row = (id: string, ref: string, apiUrl: string): SourceRow => {
-    const source = { id, ref, name: ref, channel: 'hostile', settings: { api_url: apiUrl }, active: true, default_workflow_id: null, created_at: new Date(), updated_at: new Date() };
+    const source = { id, ref, name: ref, channel: 'hostile', settings: { api_url: apiUrl }, egress_grants: ['api_url'], active: true, default_workflow_id: null, created_at: new Date(), updated_at: new Date() };
     rows.set(id, source);
     return source;
   };

@@ -35,6 +35,7 @@ test('the first start creates an active sample source under the fixed ref, on th
   assert.equal(source.default_workflow_id, workflows!.get('Greeting'));
   assert.equal(source.settings.api_key, SAMPLE_DEMO_SOURCE.apiKey);
   assert.equal(source.settings.webhook_secret, SAMPLE_DEMO_SOURCE.webhookSecret);
+  assert.deepEqual(source.egress_grants, ['api_url'], 'its platform URL is granted egress, as an operator typing it would');
 });
 
 test('a later start finds it and creates nothing, even with another platform URL', async () => {

@@ -61,3 +61,28 @@ describe('PATCH /api/sources/:id merges settings key by key', () => {
     assert.equal((await storedSettings(id)).api_url, CUSTOM.api_url);
   });
 });
+
+describe('a PATCH of settings and the egress the operator grants', () => {
+  const grantsOf = async (id: string) => (await t.database.db('sources').where({ id }).first()).egress_grants as string[] | null;
+
+  test('a PATCH that gives api_url grants its origin; one that leaves it out keeps the grant; null takes it away', async () => {
+    const created = await t.request('POST', '/api/sources', { as: 'admin', body: { name: `Merge ${(counter += 1)}`, channel: 'sample', settings: { api_key: 'key-1' } } });
+    assert.deepEqual([created.body.egressOrigins, await grantsOf(created.body.id)], [[], []]);
+    const { id } = created.body;
+    const given = await patchSettings(id, { api_url: 'http://10.0.0.5:8080/api' });
+    assert.deepEqual([given.body.egressOrigins, await grantsOf(id)], [['http://10.0.0.5:8080'], ['api_url']]);
+    const untouched = await patchSettings(id, { api_key: '********', tenant_id: 'other' });
+    assert.deepEqual([untouched.body.egressOrigins, await grantsOf(id)], [['http://10.0.0.5:8080'], ['api_url']]);
+    const cleared = await patchSettings(id, { api_url: null });
+    assert.deepEqual([cleared.body.egressOrigins, await grantsOf(id)], [[], []]);
+  });
+
+  test('a PATCH without settings leaves the grants as they are, NULL (saved before grants were recorded) included', async () => {
+    const id = await createCustom();
+    await t.database.db('sources').where({ id }).update({ egress_grants: null });
+    const renamed = await t.request('PATCH', `/api/sources/${id}`, { as: 'editor', body: { active: false } });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.equal(await grantsOf(id), null);
+    assert.deepEqual(renamed.body.egressOrigins, ['https://custom.example']);
+  });
+});

@@ -5,7 +5,7 @@ import type { SourceRow } from '../../host/sources/source.ts';
 
 function sourceRow(ref: string, secret = 'first'): SourceRow {
   const at = new Date('2026-11-22T10:00:00Z');
-  return { id: `id-${ref}`, ref, name: ref, channel: 'sample', settings: { webhook_secret: secret }, active: true, default_workflow_id: null, created_at: at, updated_at: at };
+  return { id: `id-${ref}`, ref, name: ref, channel: 'sample', settings: { webhook_secret: secret }, egress_grants: [], active: true, default_workflow_id: null, created_at: at, updated_at: at };
 }
 
 /** A cache over an in-memory table whose reads are counted, on a clock moved by hand. */

@@ -42,6 +42,18 @@ describe('sources', () => {
     assert.deepEqual(read.body.egressOrigins, ['http://10.0.0.5:8080']);
   });
 
+  test('egressOrigins lists only the settings the operator granted, and every x-egress one of a source saved before grants were recorded', async () => {
+    const saved = await createSample({ api_url: 'http://10.0.0.5:8080/api' });
+    assert.deepEqual((await t.database.db('sources').where({ id: saved.body.id }).first()).egress_grants, ['api_url']);
+    const readWith = async (grants: string[] | null) => {
+      await t.database.db('sources').where({ id: saved.body.id }).update({ egress_grants: grants === null ? null : JSON.stringify(grants) });
+      return (await t.request('GET', `/api/sources/${saved.body.id}`, { as: 'viewer' })).body.egressOrigins;
+    };
+    assert.deepEqual(await readWith([]), [], 'a value stored without a grant (saved while the setting was not x-egress) opens nothing');
+    assert.deepEqual(await readWith(null), ['http://10.0.0.5:8080']);
+    assert.deepEqual(await readWith(['api_url']), ['http://10.0.0.5:8080']);
+  });
+
   test('each source gets an unguessable, URL-safe ref and the webhook URL built from it', async () => {
     const [a, b] = await Promise.all([createSample(), createSample()]);
     for (const source of [a.body, b.body]) {

@@ -67,7 +67,7 @@ export interface Source {
   webhookUrl: string | null;
   /** The chat page of a web source; null for other channels. */
   chatUrl: string | null;
-  /** The origins its `x-egress` settings grant its channel's fetch, as stored. */
+  /** The origins its channel's fetch may reach: its `x-egress` settings an operator saved while they were marked. */
   egressOrigins: string[];
   createdAt: string;
   updatedAt: string;

@@ -1,7 +1,8 @@
 /**
  * Where this source's settings let its channel's plugin send (its `x-egress` origins, loopback and
- * internal addresses included), as saved: a field left to its default grants nothing, so the
- * operator sees here exactly what was granted.
+ * internal addresses included), as granted: a field left to its default, or a value saved while
+ * its setting was not marked `x-egress`, grants nothing, so the operator sees here exactly what was
+ * granted.
  */
 export function EgressOrigins({ origins }: { origins: string[] }) {
   return (
