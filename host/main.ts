@@ -11,9 +11,7 @@ import type { Config } from './config/config.schema.ts';
 import { ConfigError, loadConfig } from './config/load-config.ts';
 import { resolveSecrets } from './config/persisted-secrets.ts';
 import { createKnex } from './db/create-knex.ts';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.ts';
-import { ensurePrivateDir } from './db/embedded/ensure-private-dir.ts';
-import { postgresAccount } from './db/embedded/postgres-account.ts';
+import { startConfiguredEmbedded } from './db/embedded/start-configured-embedded.ts';
 import { migrateToLatest } from './db/migration-source.ts';
 import { isAppError } from './errors/app-error.ts';
 import { createLogger } from './logging/create-logger.ts';
@@ -48,7 +46,7 @@ async function main(): Promise<void> {
   installShutdown(logger, closers);
   configureRunnerIdentities({ base: config.BOT_ISOLATION_RUNNER_UID_BASE });
 
-  const embedded = config.embeddedDatabase ? await startEmbedded(config, logger) : undefined;
+  const embedded = config.embeddedDatabase ? await startConfiguredEmbedded(config, logger) : undefined;
   if (embedded) closers.unshift(() => embedded.stop());
   const db = createKnex({ url: embedded?.url ?? config.DATABASE_URL!, poolMax: config.BOT_DB_POOL_MAX, logger });
   closers.unshift(() => db.destroy());
@@ -63,6 +61,11 @@ async function main(): Promise<void> {
     channels: {
       appRoot: config.BOT_APP_ROOT,
       sandbox: sandboxSettingsFrom(config),
+    },
+    channelPackages: {
+      storeDir: config.BOT_CHANNEL_STORE_DIR,
+      policy: config.BOT_CHANNEL_INSTALL,
+      registry: { url: config.BOT_CHANNEL_REGISTRY, ...(config.BOT_CHANNEL_REGISTRY_TOKEN === undefined ? {} : { token: config.BOT_CHANNEL_REGISTRY_TOKEN }) },
     },
     attachments: {
       dir: `${config.BOT_DATA_DIR}/attachments`,
@@ -207,13 +210,6 @@ function readConfigOrExit(): Config {
  * The data directory holds the cluster and the generated secrets: it is made private first (as
  * root, passable by the cluster's own account, which must reach its data inside it).
  */
-async function startEmbedded(config: Config, logger: Logger): Promise<EmbeddedDatabase> {
-  await ensurePrivateDir(config.BOT_DATA_DIR, await postgresAccount());
-  const dir = `${config.BOT_DATA_DIR}/postgres`;
-  logger.info({ dir }, 'no DATABASE_URL: starting the embedded PostgreSQL');
-  return startEmbeddedPostgres({ dir, port: config.BOT_DB_EMBEDDED_PORT, logger });
-}
-
 /** Sweeps `target` on the memory sweep's interval and batch settings, one instance at a time. */
 function startSweeper(db: Knex, config: Config, logger: Logger, target: SweepTarget): TtlSweeper {
   const sweeper = new TtlSweeper(db, {

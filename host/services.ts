@@ -30,6 +30,12 @@ import { HostMetrics } from './metrics/host-metrics.ts';
 import { ChannelEgress } from './egress/channel-egress.ts';
 import { EgressClient, type EgressClientOptions } from './egress/egress-client.ts';
 import { egressLimitsFrom } from './egress/egress-limits.ts';
+import { readHostProvidedVersions } from './channels/discovery/host-provided-versions.ts';
+import { ChannelPackageService, type InstallPolicy } from './channels/packages/channel-package-service.ts';
+import { ChannelPackageStore } from './channels/packages/channel-package-store.ts';
+import { extractChannelPackage } from './channels/packages/extract-channel-package.ts';
+import { fetchChannelPackage, packageFromUpload, type RegistrySettings } from './channels/packages/fetch-channel-package.ts';
+import { InstalledPackages } from './channels/packages/installed-packages.ts';
 
 /** The long-lived objects the routes and background jobs share, built from the database. */
 export interface Services {
@@ -45,6 +51,8 @@ export interface Services {
   channelStates: ChannelStateStore;
   /** Applies other instances' channel changes here; not listening until `start()` (main starts it). */
   channelSync: ChannelSync;
+  /** The channel packages the host installs itself, converged on every instance before each discovery. */
+  channelPackages: ChannelPackageService;
   sources: SourceStore;
   /** Sources by webhook ref, in memory; every write through `sources` drops its copy at once. */
   sourceCache: SourceCache;
@@ -93,12 +101,17 @@ export interface ServiceOptions {
   processMetrics?: boolean;
   /** Plugins' egress: main passes the BOT_EGRESS_* limits; tests may also point names at local listeners. */
   egress?: Partial<EgressClientOptions>;
+  /** Channel packages the host installs (BOT_CHANNEL_*): main passes them; without, installing is off. */
+  channelPackages?: { storeDir: string; policy: InstallPolicy; registry: RegistrySettings };
 }
+
+/** Where a host that installs nothing keeps nothing: discovery finds no folder there. */
+const NO_PACKAGE_STORE = '/nonexistent/bot-channel-packages';
 
 const HOST_ROOT = new URL('..', import.meta.url).pathname;
 
 
-export function createServices({ db, logger, now = () => new Date(), channels = {}, attachments = {}, workflows = {}, webChat: webChatOptions = {}, processMetrics = false, egress = {} }: ServiceOptions): Services {
+export function createServices({ db, logger, now = () => new Date(), channels = {}, attachments = {}, workflows = {}, webChat: webChatOptions = {}, processMetrics = false, egress = {}, channelPackages: packageOptions }: ServiceOptions): Services {
   const workflowOptions = { ...workflowDefaults(), ...workflows };
   const metrics = new HostMetrics(db, { processMetrics });
   const egressClient = new EgressClient({ limits: egressLimitsFrom(), ...egress });
@@ -111,9 +124,25 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
   });
   const channelStates = new ChannelStateStore(db);
   const webChat = createWebChat({ db, logger, now, ...webChatOptions });
+  const hostRoot = channels.hostRoot ?? HOST_ROOT;
+  const providedVersions = readHostProvidedVersions(hostRoot);
+  const packageStore = new ChannelPackageStore({ dir: packageOptions?.storeDir ?? NO_PACKAGE_STORE, hostRoot, providedPeers: Object.keys(providedVersions), extract: (tarball, destination) => extractChannelPackage(tarball, destination) });
+  const channelPackages = new ChannelPackageService({
+    installed: new InstalledPackages(db, channelStates.instanceId),
+    store: packageStore,
+    policy: packageOptions?.policy ?? 'off',
+    registry: packageOptions?.registry ?? { url: 'https://registry.npmjs.org/' },
+    providedVersions,
+    hostRoot,
+    rescan: () => channelRegistry.rescan(),
+    diagnostics: () => channelRegistry.diagnostics(),
+    fetch: fetchChannelPackage,
+    fromUpload: packageFromUpload,
+  });
   const channelRegistry = createChannelRegistry({
     appRoot: channels.appRoot ?? HOST_ROOT,
-    hostRoot: channels.hostRoot ?? HOST_ROOT,
+    hostRoot,
+    ...(packageOptions ? { storeDir: packageOptions.storeDir, prepare: () => channelPackages.converge() } : {}),
     sandbox: { ...(channels.sandbox ?? sandboxSettingsFrom()), frameDelivery: webChat.hub },
     hostServicesFor: (channelName) => ({ ...attachmentService.hostServicesFor(channelName), fetch: channelEgress.fetchFor(channelName) }),
     states: channelStates,
@@ -154,6 +183,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     channels: channelRegistry,
     channelStates,
     channelSync: new ChannelSync({ db, registry: channelRegistry, instanceId: channelStates.instanceId, logger }),
+    channelPackages,
     sources,
     sourceCache,
     sourceCacheSync,

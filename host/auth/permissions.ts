@@ -11,12 +11,18 @@ export const RESOURCES = [
 ] as const;
 export const ACTIONS = ['read', 'create', 'update', 'delete'] as const;
 
+/**
+ * Permissions beyond a resource's four actions. `channel:install` puts third-party code on the
+ * host (a channel package, run in its sandbox): admin-only unless an operator grants it.
+ */
+export const SPECIAL_PERMISSIONS = ['channel:install'] as const;
+
 export type Resource = (typeof RESOURCES)[number];
 export type Action = (typeof ACTIONS)[number];
-export type Permission = `${Resource}:${Action}`;
+export type Permission = `${Resource}:${Action}` | (typeof SPECIAL_PERMISSIONS)[number];
 
-/** Every permission, resource by resource. */
-export const PERMISSIONS: readonly Permission[] = RESOURCES.flatMap((resource) => ACTIONS.map((action): Permission => `${resource}:${action}`));
+/** Every permission, resource by resource, then the special ones. */
+export const PERMISSIONS: readonly Permission[] = [...RESOURCES.flatMap((resource) => ACTIONS.map((action): Permission => `${resource}:${action}`)), ...SPECIAL_PERMISSIONS];
 
 /** What a route that any valid token may call declares instead of a permission (e.g. "who am I"). */
 export const SIGNED_IN = 'signed_in' as const;

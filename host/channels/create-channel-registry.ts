@@ -10,6 +10,8 @@ import type { ChannelCalls } from './channel-calls.ts';
 export interface ChannelRegistryOptions {
   /** Where discovery scans (BOT_APP_ROOT). */
   appRoot: string;
+  /** The packages the host installed itself (BOT_CHANNEL_STORE_DIR), scanned after the app root. */
+  storeDir?: string;
   /** Where the host's own packages are installed, for the versions it provides to plugins. */
   hostRoot: string;
   sandbox: Omit<SandboxSettings, 'hostServicesFor' | 'logger' | 'onRunnerExit'>;
@@ -17,6 +19,11 @@ export interface ChannelRegistryOptions {
   onRunnerExit?: SandboxSettings['onRunnerExit'];
   /** Worker → host services for the channel named (see SandboxSettings.hostServicesFor). */
   hostServicesFor: SandboxSettings['hostServicesFor'];
+  /**
+   * Runs before each discovery (the first load, every rescan, a notice from another instance):
+   * the host's package folder is brought to the installed set here, so discovery finds it.
+   */
+  prepare?(): Promise<void>;
   /** Where operators' enable/disable choices are kept. */
   states: Pick<ChannelStateStore, 'enabledStates' | 'disabledDeclarations'>;
   logger: Logger;
@@ -33,7 +40,10 @@ export function createChannelRegistry(options: ChannelRegistryOptions): ChannelR
     ...(options.onRunnerExit ? { onRunnerExit: options.onRunnerExit } : {}),
   });
   return new ChannelRegistry({
-    discover: (reuse, dormant, include) => discoverChannels({ appRoot: options.appRoot, links, providedVersions, load, reuse, dormant, include }),
+    discover: async (reuse, dormant, include) => {
+      await options.prepare?.();
+      return discoverChannels({ appRoot: options.appRoot, ...(options.storeDir === undefined ? {} : { storeDir: options.storeDir }), links, providedVersions, load, reuse, dormant, include });
+    },
     start: load,
     fingerprint: channelFingerprint,
     enabledStates: () => options.states.enabledStates(),

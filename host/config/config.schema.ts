@@ -120,6 +120,23 @@ export const configSchema = z.object({
     .describe(
       "Let a plugin's fetch reach the host's own HTTP port (PORT) on a loopback, unspecified or local address, when an x-egress origin points there. Off: refused (BOT_ERR_EGRESS_HOST_SELF), redirects and names resolving there included; its API, admin and /metrics are behind that port.",
     ),
+  BOT_CHANNEL_INSTALL: z
+    .enum(['off', 'registry', 'any'])
+    .default('registry')
+    .describe('What the host may install as channel packages: `off` nothing, `registry` packages from BOT_CHANNEL_REGISTRY, `any` those and uploaded tarballs. It never runs a package\'s install scripts.'),
+  BOT_CHANNEL_REGISTRY: z
+    .url({ protocol: /^https?$/ })
+    .default('https://registry.npmjs.org/')
+    .describe('The npm registry channel packages are installed from. No .npmrc or npm_config_* setting is read.'),
+  BOT_CHANNEL_REGISTRY_TOKEN: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Bearer token for BOT_CHANNEL_REGISTRY (a private registry); never logged or shown.'),
+  BOT_CHANNEL_STORE_DIR: z
+    .string()
+    .default('./channel-packages')
+    .describe('Where the host keeps the channel packages it installs (a copy of each is in the database too). Outside BOT_DATA_DIR, which only the host may enter: each runner reads its package as a user of its own.'),
   BOT_MEMORY_SWEEP_INTERVAL_MS: positiveInt.default(60_000).describe('Time between TTL sweeps (expired memory; old live chat replies).'),
   // Measured with `npm run bench -- memory` on 2 cores: the sweep must delete >= 150,000 rows/s, and
   // the fewer, larger batches with proportionally longer pauses cost writers the least at that rate.
@@ -170,9 +187,10 @@ export type ConfigInput = z.input<typeof configSchema>;
 
 /** The parsed configuration, with paths made absolute. */
 export type Config = Readonly<
-  Omit<z.output<typeof configSchema>, 'BOT_APP_ROOT' | 'BOT_DATA_DIR'> & {
+  Omit<z.output<typeof configSchema>, 'BOT_APP_ROOT' | 'BOT_DATA_DIR' | 'BOT_CHANNEL_STORE_DIR'> & {
     BOT_APP_ROOT: string;
     BOT_DATA_DIR: string;
+    BOT_CHANNEL_STORE_DIR: string;
     /** True when no DATABASE_URL is given and the host runs its own embedded PostgreSQL. */
     embeddedDatabase: boolean;
   }
@@ -183,6 +201,7 @@ export function resolvePaths(parsed: z.output<typeof configSchema>, cwd: string)
     ...parsed,
     BOT_APP_ROOT: path.resolve(cwd, parsed.BOT_APP_ROOT),
     BOT_DATA_DIR: path.resolve(cwd, parsed.BOT_DATA_DIR),
+    BOT_CHANNEL_STORE_DIR: path.resolve(cwd, parsed.BOT_CHANNEL_STORE_DIR),
     embeddedDatabase: parsed.DATABASE_URL === undefined,
   };
 }

@@ -58,9 +58,14 @@ export async function createTestApp(
     egress?: ServiceOptions['egress'];
     /** Default: silent. Pass one writing somewhere readable to check what the host logs. */
     logger?: Logger;
+    /** Channel packages the host installs: default none (installing is off). */
+    channelPackages?: ServiceOptions['channelPackages'];
+    /** Another instance's app: this one shares its database instead of making its own. */
+    database?: TestDatabase;
   } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const ownDatabase = options.database === undefined;
+  const database = options.database ?? (await createTestDatabase());
   const clock = new TestClock();
   const attachmentsDir = await mkdtemp(path.join(tmpdir(), 'bot-test-attachments-'));
   const services = createServices({
@@ -70,6 +75,7 @@ export async function createTestApp(
     ...(options.channels ? { channels: options.channels } : {}),
     ...(options.workflows ? { workflows: options.workflows } : {}),
     ...(options.egress ? { egress: options.egress } : {}),
+    ...(options.channelPackages ? { channelPackages: options.channelPackages } : {}),
     attachments: { dir: attachmentsDir, secret: TEST_DOWNLOAD_SECRET, publicBaseUrl: TEST_PUBLIC_URL, ...options.attachments },
   });
   const app = buildApp(services, { authSecret: TEST_AUTH_SECRET, maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024 });
@@ -106,7 +112,7 @@ export async function createTestApp(
       await services.channelSync.close();
       await services.channels.close();
       await services.egress.close();
-      await database.close();
+      if (ownDatabase) await database.close();
       await rm(attachmentsDir, { recursive: true, force: true });
     },
   };

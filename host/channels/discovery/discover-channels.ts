@@ -50,6 +50,8 @@ export interface DiscoveryResult<S = unknown> {
 
 export interface DiscoveryOptions<S> {
   appRoot: string;
+  /** The host's own package folder (BOT_CHANNEL_STORE_DIR), scanned after the app root. */
+  storeDir?: string;
   /**
    * What a plugin's links may lead to (link-policy.ts): the host's root and its private folders;
    * the other channels are those discovered.
@@ -78,7 +80,7 @@ export interface DiscoveryOptions<S> {
  * its code and never stops the others.
  */
 export async function discoverChannels<S>(options: DiscoveryOptions<S>): Promise<DiscoveryResult<S>[]> {
-  const scanned = await scanChannelFiles(options.appRoot);
+  const scanned = await scanChannelFiles(options.appRoot, options.storeDir);
   // The SDK's built-in channels live inside the SDK every plugin reads: not "another channel".
   const roots = scanned.filter((file) => file.origin !== 'builtin').map((file) => pluginRoot(file.realFile));
   const files = scanned.filter((file) => options.include?.(file) ?? true);

@@ -20,7 +20,7 @@ export class UpgradablePluginRoot {
    * keep requests in flight across a switch and tell which version served each one.
    */
   async install(name: string, version: string): Promise<void> {
-    await writeChannelPackage(this.dir, name, channelSource(name, version), version);
+    await writeChannelPackage(this.dir, name, upgradableChannelSource(name, version), version);
   }
 
   async remove(name: string): Promise<void> {
@@ -32,7 +32,8 @@ export class UpgradablePluginRoot {
   }
 }
 
-function channelSource(name: string, version: string): string {
+/** The channel file of version `version` of `name`: its decode prefixes each text with the version. */
+export function upgradableChannelSource(name: string, version: string): string {
   return `import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpChannelHandler, Injectable, MessageInboundEvent, z } from '@bot-ai/api';
 

@@ -1,0 +1,199 @@
+/**
+ * Installs, upgrades and removes the channel packages the host runs, for the admin API, the panel
+ * and the CLI alike. No package code runs on the host on the way: the tarball is fetched and
+ * checked (fetch-channel-package.ts), unpacked by the host itself with nothing executed
+ * (extract-channel-package.ts), and checked as discovery checks a package before any of it
+ * runs (manifest, peers, links). Only then does it join the installed set in PostgreSQL, which
+ * every instance converges to, and the registry's rescan starts it in its sandboxed runner,
+ * moving traffic from an older version through the usual drain.
+ */
+import { AppError } from '../../errors/app-error.ts';
+import type { DiagnosticEntry } from '../channel-registry.ts';
+import type { RescanReport } from '../rescan-report.ts';
+import { checkPluginLinks } from '../discovery/check-plugin-links.ts';
+import { checkPluginManifest } from '../discovery/check-plugin-manifest.ts';
+import { PluginRejection } from '../discovery/plugin-rejection.ts';
+import { readPluginManifest } from '../discovery/read-plugin-manifest.ts';
+import { pluginLinkPolicy } from '../runner/plugin-read-paths.ts';
+import { findChannelFile } from './find-channel-file.ts';
+import type { ChannelPackageStore } from './channel-package-store.ts';
+import { convergeChannelPackages, type ConvergeFailure } from './converge-channel-packages.ts';
+import type { FetchedPackage, RegistrySettings } from './fetch-channel-package.ts';
+import type { InstalledPackage, InstalledPackages, PackageAuditEntry } from './installed-packages.ts';
+
+/** `off`: nothing is installed; `registry`: packages from the configured registry; `any`: uploads too. */
+export type InstallPolicy = 'off' | 'registry' | 'any';
+
+export interface ChannelPackageServiceOptions {
+  installed: InstalledPackages;
+  store: ChannelPackageStore;
+  policy: InstallPolicy;
+  registry: RegistrySettings;
+  /** The versions of the peers the host provides, as discovery checks them. */
+  providedVersions: Record<string, string>;
+  /** The host's app root: what a package's links may lead to is judged against it. */
+  hostRoot: string;
+  /** The registry's rescan, once the store holds the new set. */
+  rescan(): Promise<RescanReport>;
+  /** What discovery made of a package's channel at the last rescan (the registry's diagnostics). */
+  diagnostics(): Array<Pick<DiagnosticEntry, 'package' | 'name' | 'status' | 'code' | 'message'>>;
+  fetch(spec: string, registry: RegistrySettings, options: { pinnedIntegrity?: string }): Promise<FetchedPackage>;
+  fromUpload(tarball: Buffer, options: { pinnedIntegrity?: string }): Promise<FetchedPackage>;
+}
+
+/** What an install asks for: a registry spec (`bot-channel-x@1.2.0`) or an uploaded tarball. */
+export type InstallRequest = ({ spec: string } | { tarball: Buffer }) & { integrity?: string; actor: string };
+
+export interface InstallOutcome {
+  package: InstalledPackage;
+  /** What the rescan made of it: registered (and starting), or rejected with the code. */
+  channel: { status: DiagnosticEntry['status'] | 'missing'; name?: string | undefined; code?: string | undefined; message?: string | undefined };
+}
+
+const PACKAGE_PREFIX = 'bot-channel-';
+
+export class ChannelPackageService {
+  readonly #options: ChannelPackageServiceOptions;
+  /** One change at a time on this instance: each reads the set the one before left. */
+  #queue: Promise<unknown> = Promise.resolve();
+  #failures: ConvergeFailure[] = [];
+
+  constructor(options: ChannelPackageServiceOptions) {
+    this.#options = options;
+  }
+
+  get policy(): InstallPolicy {
+    return this.#options.policy;
+  }
+
+  list(): Promise<InstalledPackage[]> {
+    return this.#options.installed.list();
+  }
+
+  audit(limit?: number): Promise<PackageAuditEntry[]> {
+    return this.#options.installed.audit(limit);
+  }
+
+  /** What this instance could not apply of the installed set at its last convergence. */
+  failures(): ConvergeFailure[] {
+    return this.#failures;
+  }
+
+  /** Fetches and checks a package without installing it: what the panel shows before the operator confirms. */
+  preview(request: InstallRequest): Promise<FetchedPackage> {
+    this.#allow(request);
+    return this.#fetch(request);
+  }
+
+  install(request: InstallRequest): Promise<InstallOutcome> {
+    return this.#serially(() => this.#install(request));
+  }
+
+  remove(name: string, actor: string): Promise<void> {
+    return this.#serially(async () => {
+      if (!(await this.#options.installed.remove(name, actor))) throw new AppError('BOT_ERR_CHANNEL_PACKAGE_NOT_INSTALLED', `${name} is not installed by the host`);
+      await this.#options.rescan();
+    });
+  }
+
+  /**
+   * Brings this instance's package folder to the installed set; the registry calls it before each
+   * discovery. It never throws: what it cannot apply is kept for the listing, and the folder
+   * keeps what it held (the database down, say: the versions on disk keep serving).
+   */
+  async converge(): Promise<void> {
+    try {
+      this.#failures = await convergeChannelPackages(this.#options.installed, this.#options.store);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      this.#failures = [{ name: '*', version: '*', code: typeof code === 'string' ? code : 'BOT_ERR_CHANNEL_PACKAGE_APPLY_FAILED', message: (error as Error).message }];
+    }
+  }
+
+  async #install(request: InstallRequest): Promise<InstallOutcome> {
+    let fetched: FetchedPackage | undefined;
+    try {
+      this.#allow(request);
+      fetched = await this.#fetch(request);
+      const packageDir = await this.#options.store.stage(fetched, fetched.tarball);
+      await this.#check(fetched, packageDir).catch(async (error: unknown) => {
+        await this.#options.store.discard(fetched!);
+        throw error;
+      });
+      const previous = await this.#options.installed.get(fetched.name);
+      const entry = { name: fetched.name, version: fetched.version, integrity: fetched.integrity, trust: fetched.trust, manifest: fetched.manifest, installedBy: request.actor };
+      await this.#options.installed.put({ ...entry, tarball: fetched.tarball }, previous ? 'upgrade' : 'install');
+    } catch (error) {
+      await this.#refused(request, fetched, error);
+      throw error;
+    }
+    // The rescan brings this instance's folder to the new set first (the registry's prepare step).
+    await this.#options.rescan();
+    const installed = (await this.#options.installed.get(fetched.name))!;
+    return { package: installed, channel: this.#channelOutcome(installed) };
+  }
+
+  #allow(request: InstallRequest): void {
+    const { policy } = this.#options;
+    if (policy === 'off') throw new AppError('BOT_ERR_CHANNEL_INSTALL_OFF', 'Installing channel packages is turned off (BOT_CHANNEL_INSTALL=off)');
+    if ('tarball' in request && policy !== 'any') {
+      throw new AppError('BOT_ERR_CHANNEL_INSTALL_OFF', 'Uploaded tarballs are not accepted (BOT_CHANNEL_INSTALL=registry; `any` accepts them)');
+    }
+  }
+
+  #fetch(request: InstallRequest): Promise<FetchedPackage> {
+    const pin = request.integrity === undefined ? {} : { pinnedIntegrity: request.integrity };
+    return 'tarball' in request ? this.#options.fromUpload(request.tarball, pin) : this.#options.fetch(request.spec, this.#options.registry, pin);
+  }
+
+  /**
+   * The checks discovery makes before a package's code runs, on the staged copy: the name, the
+   * dependencies the host can provide, the manifest and peers, and its links.
+   */
+  async #check(fetched: FetchedPackage, packageDir: string): Promise<void> {
+    if (!fetched.name.startsWith(PACKAGE_PREFIX)) throw new AppError('BOT_ERR_CHANNEL_PACKAGE_NAME_INVALID', `Package "${fetched.name}" must be named ${PACKAGE_PREFIX}*`);
+    const bundled = new Set(fetched.manifest.bundleDependencies);
+    const missing = Object.keys(fetched.manifest.dependencies).filter((name) => !bundled.has(name) && !(name in this.#options.providedVersions));
+    if (missing.length > 0) {
+      throw new AppError('BOT_ERR_CHANNEL_PACKAGE_DEPENDENCIES', `${fetched.name}@${fetched.version} depends on ${missing.join(', ')}: the host installs no dependencies yet; bundle them (bundleDependencies)`);
+    }
+    const file = await findChannelFile(packageDir);
+    if (!file) throw new AppError('BOT_ERR_CHANNEL_PACKAGE_NO_CHANNEL', `${fetched.name}@${fetched.version} holds no *.channel.js file`);
+    const channel = { file, realFile: file, origin: 'package' as const };
+    const manifest = await readPluginManifest(file, packageDir).catch(() => undefined);
+    try {
+      checkPluginManifest(channel, manifest, this.#options.providedVersions);
+      await checkPluginLinks(pluginLinkPolicy(packageDir, [], { hostRoot: this.#options.hostRoot }));
+    } catch (error) {
+      if (!(error instanceof PluginRejection)) throw error;
+      throw new AppError('BOT_ERR_CHANNEL_PACKAGE_REJECTED', `${fetched.name}@${fetched.version}: ${error.message}`, { check: error.code });
+    }
+  }
+
+  async #refused(request: InstallRequest, fetched: FetchedPackage | undefined, error: unknown): Promise<void> {
+    const code = (error as { code?: unknown }).code;
+    const name = fetched?.name ?? ('spec' in request ? request.spec : '(upload)');
+    await this.#options.installed.refused({
+      actor: request.actor,
+      action: 'install',
+      name,
+      version: fetched?.version ?? null,
+      integrity: fetched?.integrity ?? null,
+      outcome: typeof code === 'string' ? code : 'BOT_ERR_INTERNAL',
+      message: (error as Error).message,
+    });
+  }
+
+  #channelOutcome(installed: InstalledPackage): InstallOutcome['channel'] {
+    const entry = this.#options.diagnostics().find((candidate) => candidate.package?.name === installed.name && candidate.package.version === installed.version);
+    if (!entry) return { status: 'missing' };
+    return { status: entry.status, name: entry.name, code: entry.code, message: entry.message };
+  }
+
+  #serially<T>(change: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(change, change);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+}
+

@@ -1,0 +1,165 @@
+/**
+ * The host installs channel packages itself, through the admin API, from a real registry on a
+ * free port: the package is registered and serving with no restart, nothing of it runs on the
+ * way in, and what fails a check leaves the installed set as it was.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test, type TestContext } from 'node:test';
+import type { ChannelSource } from '@bot-ai/api';
+import { packFolder } from '../../support/build-tarball.ts';
+import { packedChannel } from '../../support/channel-package-tarballs.ts';
+import { createPluginRoot } from '../../support/temp-plugin-root.ts';
+import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { sha512Integrity, startTestRegistry, type TestRegistry } from '../../support/test-registry.ts';
+import { webhookRequest } from '../sandbox/fixture-sandbox.ts';
+
+const SCRIPTED = new URL('../../fixtures/channel-packages/bot-channel-scripted/', import.meta.url).pathname;
+const SOURCE: ChannelSource = { id: 'source-1', ref: 'ref-1', settings: {}, active: true };
+
+let registry: TestRegistry;
+let app: TestApp;
+let storeDir: string;
+let appRoot: string;
+
+before(async () => {
+  registry = await startTestRegistry();
+  storeDir = await mkdtemp(path.join(tmpdir(), 'bot-channel-store-'));
+  appRoot = await createPluginRoot('bot-install-app-');
+  app = await createTestApp({
+    channels: { appRoot },
+    channelPackages: { storeDir, policy: 'registry', registry: { url: registry.url } },
+  });
+  await app.services.channels.load();
+});
+
+after(async () => {
+  await app?.close();
+  await registry?.close();
+  await rm(storeDir, { recursive: true, force: true });
+  await rm(appRoot, { recursive: true, force: true });
+});
+
+async function publish(name: string, version: string, edit?: (manifest: Record<string, unknown>) => void): Promise<string> {
+  const { manifest, tarball } = await packedChannel(name, version, edit);
+  registry.publish(manifest, tarball);
+  return sha512Integrity(tarball);
+}
+
+/** What the channel's decode makes of `text`: the version that served it, and the text. */
+async function decoded(name: string, text: string): Promise<string> {
+  const running = app.services.channels.running(name);
+  assert.ok(running, `channel ${name} is not running`);
+  const result = await running.loaded.sandbox.receiveWebhook(webhookRequest({ id: `e-${text}`, text }), SOURCE);
+  assert.equal(result.outcome, 'accepted');
+  return String((result.outcome === 'accepted' ? result.events[0]?.message?.data : undefined)?.text);
+}
+
+const install = (spec: string, integrity?: string, as = 'admin') => app.request('POST', '/api/channel/packages', { as, body: { spec, ...(integrity ? { integrity } : {}) } });
+
+test('a channel package installed from the registry is registered and serving, with no restart', async () => {
+  const integrity = await publish('echoer', '1.0.0');
+  const installed = await install('bot-channel-echoer@1.0.0', integrity);
+  assert.equal(installed.status, 200, installed.text);
+  assert.equal(installed.body.package.integrity, integrity);
+  assert.equal(installed.body.package.trust, 'unsigned');
+  assert.deepEqual(installed.body.channel, { status: 'registered', name: 'echoer', code: null, message: null });
+  assert.equal(await decoded('echoer', 'hi'), '1.0.0:hi');
+  const listed = await app.request('GET', '/api/channel/packages', { as: 'viewer' });
+  assert.deepEqual(listed.body.items.map((entry: { name: string; version: string }) => `${entry.name}@${entry.version}`), ['bot-channel-echoer@1.0.0']);
+  // Outside the app's node_modules: the next `npm ci` of the host leaves it alone.
+  assert.ok(existsSync(path.join(storeDir, 'bot-channel-echoer', 'current', 'node_modules', 'bot-channel-echoer', 'package.json')));
+});
+
+test('an upgrade moves the channel to the new version, and a removal stops it', async () => {
+  await publish('turner', '1.0.0');
+  await publish('turner', '2.0.0');
+  assert.equal((await install('bot-channel-turner@1.0.0')).status, 200);
+  assert.equal(await decoded('turner', 'a'), '1.0.0:a');
+  const upgraded = await install('bot-channel-turner@2.0.0');
+  assert.equal(upgraded.status, 200, upgraded.text);
+  assert.equal(await decoded('turner', 'b'), '2.0.0:b');
+  const audit = await app.request('GET', '/api/channel/packages/audit', { as: 'viewer' });
+  const actions = audit.body.items.filter((entry: { name: string }) => entry.name === 'bot-channel-turner').map((entry: { action: string; version: string }) => `${entry.action} ${entry.version}`);
+  assert.deepEqual(actions, ['upgrade 2.0.0', 'install 1.0.0']);
+  const removed = await app.request('DELETE', '/api/channel/packages/bot-channel-turner', { as: 'admin' });
+  assert.equal(removed.status, 204, removed.text);
+  assert.equal(app.services.channels.running('turner'), undefined);
+  assert.equal((await app.request('DELETE', '/api/channel/packages/bot-channel-turner', { as: 'admin' })).body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_NOT_INSTALLED');
+});
+
+test('installing needs channel:install, which only the admin role has', async () => {
+  await publish('guarded', '1.0.0');
+  for (const role of ['editor', 'viewer']) {
+    const refused = await install('bot-channel-guarded@1.0.0', undefined, role);
+    assert.equal(refused.status, 403, `${role}: ${refused.text}`);
+  }
+  assert.equal(app.services.channels.running('guarded'), undefined);
+});
+
+test('a pinned integrity the tarball does not match is refused: nothing installed, nothing unpacked, the refusal audited', async (t) => {
+  await publish('pinned', '1.0.0');
+  const other = await publish('pinned', '1.0.1');
+  const refused = await install('bot-channel-pinned@1.0.0', other);
+  assert.equal(refused.status, 422, refused.text);
+  assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_INTEGRITY_MISMATCH');
+  await assertNotInstalled(t, 'bot-channel-pinned');
+  const audit = await app.request('GET', '/api/channel/packages/audit', { as: 'viewer' });
+  assert.equal(audit.body.items[0].outcome, 'BOT_ERR_CHANNEL_PACKAGE_INTEGRITY_MISMATCH');
+});
+
+test("a package failing discovery's checks (a peer range the host's SDK is outside) is refused, and the running version keeps serving", async (t) => {
+  await publish('picky', '1.0.0');
+  assert.equal((await install('bot-channel-picky@1.0.0')).status, 200);
+  await publish('picky', '2.0.0', (manifest) => {
+    manifest.peerDependencies = { '@bot-ai/api': '>=4 <5' };
+  });
+  const refused = await install('bot-channel-picky@2.0.0');
+  assert.equal(refused.status, 422, refused.text);
+  assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_REJECTED');
+  assert.equal(refused.body.error.details.check, 'BOT_ERR_PLUGIN_PEER_UNSATISFIED');
+  const listed = await app.request('GET', '/api/channel/packages', { as: 'viewer' });
+  assert.equal(listed.body.items.find((entry: { name: string }) => entry.name === 'bot-channel-picky').version, '1.0.0');
+  assert.equal(await decoded('picky', 'still'), '1.0.0:still');
+  t.diagnostic('the old version serves on');
+});
+
+test('a package needing dependencies the host does not provide is refused with the reason', async (t) => {
+  await publish('needy', '1.0.0', (manifest) => {
+    manifest.dependencies = { 'left-pad': '1.3.0' };
+  });
+  const refused = await install('bot-channel-needy@1.0.0');
+  assert.equal(refused.status, 422, refused.text);
+  assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_DEPENDENCIES');
+  assert.match(refused.body.error.message, /left-pad/);
+  await assertNotInstalled(t, 'bot-channel-needy');
+});
+
+test('a package with preinstall, install and postinstall scripts and a binding.gyp is installed without running any of them', async (t) => {
+  const markerDir = await mkdtemp(path.join(tmpdir(), 'bot-script-marker-'));
+  t.after(() => rm(markerDir, { recursive: true, force: true }));
+  const marker = path.join(markerDir, 'ran');
+  process.env.CHANNEL_SCRIPT_MARKER = marker;
+  t.after(() => delete process.env.CHANNEL_SCRIPT_MARKER);
+  const manifest = JSON.parse(await readFile(path.join(SCRIPTED, 'package.json'), 'utf8')) as Record<string, unknown>;
+  registry.publish(manifest, await packFolder(SCRIPTED));
+  const preview = await app.request('POST', '/api/channel/packages/preview', { as: 'admin', body: { spec: 'bot-channel-scripted' } });
+  assert.equal(preview.status, 200, preview.text);
+  assert.equal(preview.body.manifest.hasInstallScripts, true);
+  const installed = await install('bot-channel-scripted');
+  assert.equal(installed.status, 200, installed.text);
+  assert.ok(existsSync(path.join(storeDir, 'bot-channel-scripted', 'current', 'node_modules', 'bot-channel-scripted', 'binding.gyp')));
+  assert.equal(existsSync(marker), false, `a script of the package ran on the host: ${existsSync(marker) ? await readFile(marker, 'utf8') : ''}`);
+});
+
+/** Neither in the installed set nor unpacked in the store. */
+async function assertNotInstalled(t: TestContext, name: string): Promise<void> {
+  const listed = await app.request('GET', '/api/channel/packages', { as: 'viewer' });
+  assert.ok(!listed.body.items.some((entry: { name: string }) => entry.name === name), `${name} is listed`);
+  const left = await readdir(path.join(storeDir, name)).catch(() => [] as string[]);
+  assert.deepEqual(left.filter((entry) => !entry.startsWith('.')), [], `${name} left files in the store`);
+  t.diagnostic(`${name}: nothing installed`);
+}
