@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type Router from '@koa/router';
 import type { InjectOptions } from 'light-my-request';
-import { ACTIONS, RESOURCES, SEEDED_ROLES, SIGNED_IN } from '../../host/auth/permissions.ts';
+import { ACTIONS, RESOURCES, SEEDED_ROLES, SIGNED_IN, SPECIAL_PERMISSIONS } from '../../host/auth/permissions.ts';
 import { createTestApp, type TestResponse } from '../support/test-app.ts';
 import { roleCredentials, unauthenticatedCredentials, type Credential } from './credentials.ts';
 import { operationsOf, urlFor, type Operation } from './openapi-operations.ts';
@@ -64,8 +64,8 @@ describe('the OpenAPI document names the permission of every route', () => {
     assert.deepEqual(undeclared.sort(), [...PUBLIC_OPERATIONS].sort());
   });
 
-  test('every x-permission is a <resource>:<action> of the permission vocabulary, or signed_in (any valid token)', () => {
-    const vocabulary = new Set([...RESOURCES.flatMap((resource) => ACTIONS.map((action) => `${resource}:${action}`)), SIGNED_IN]);
+  test('every x-permission is a <resource>:<action> of the permission vocabulary, a special permission (channel:install), or signed_in (any valid token)', () => {
+    const vocabulary = new Set([...RESOURCES.flatMap((resource) => ACTIONS.map((action) => `${resource}:${action}`)), ...SPECIAL_PERMISSIONS, SIGNED_IN]);
     for (const operation of operations) {
       if (operation.permission) assert.ok(vocabulary.has(operation.permission), `${operation.key}: ${operation.permission}`);
     }
