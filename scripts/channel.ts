@@ -1,5 +1,5 @@
 /**
- * `npm run channel -- list | install <spec|file.tgz> [--integrity <sha512-…>] | upgrade … | remove <name> | audit`:
+ * `npm run channel -- list | install <spec|file.tgz> [--integrity <sha512-…>] | upgrade … | rollback <name> | remove <name> | audit`:
  * the host's channel packages from a terminal, before the host has ever run or while it is
  * stopped. It writes the installed set in the host's database (DATABASE_URL, else the embedded
  * one under BOT_DATA_DIR) and unpacks the package into BOT_CHANNEL_STORE_DIR, running none of
@@ -25,6 +25,7 @@ import { InstalledPackages } from '../host/channels/packages/installed-packages.
 const USAGE = `usage: npm run channel -- list
        npm run channel -- install <bot-channel-x[@version]|./file.tgz> [--integrity sha512-…] [--as <who>]
        npm run channel -- upgrade <bot-channel-x@version|./file.tgz> [--integrity sha512-…] [--as <who>]
+       npm run channel -- rollback <bot-channel-x> [--as <who>]
        npm run channel -- remove <bot-channel-x> [--as <who>]
        npm run channel -- audit`;
 const HOST_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -35,8 +36,8 @@ const { values, positionals } = parseArgs({ allowPositionals: true, options: { i
 const [command, target] = positionals;
 
 try {
-  if (!command || !['list', 'install', 'upgrade', 'remove', 'audit'].includes(command)) throw new UsageError(`unknown command ${command ?? '(none)'}`);
-  if (['install', 'upgrade', 'remove'].includes(command) && !target) throw new UsageError(`${command} needs a package`);
+  if (!command || !['list', 'install', 'upgrade', 'rollback', 'remove', 'audit'].includes(command)) throw new UsageError(`unknown command ${command ?? '(none)'}`);
+  if (['install', 'upgrade', 'rollback', 'remove'].includes(command) && !target) throw new UsageError(`${command} needs a package`);
   const config = loadConfig();
   const logger = createLogger({ level: 'warn', pretty: false });
   const embedded = config.embeddedDatabase ? await startConfiguredEmbedded(config, logger) : undefined;
@@ -92,6 +93,11 @@ async function run(packages: ChannelPackageService, command: string, target: str
     }
     case 'audit': {
       for (const entry of await packages.audit()) console.log(`${entry.at}  ${entry.actor}  ${entry.action} ${entry.name}@${entry.version ?? '?'}  ${entry.outcome}${entry.message ? `: ${entry.message}` : ''}`);
+      return;
+    }
+    case 'rollback': {
+      const { package: current } = await packages.rollback(target!, actor);
+      console.log(`rolled ${current.name} back to ${current.version} (${current.integrity})`);
       return;
     }
     case 'remove':

@@ -130,6 +130,7 @@ export const ERROR_CODES = {
   BOT_ERR_CHANNEL_PACKAGE_NO_CHANNEL: { status: 422, expose: true, description: 'The package holds no `*.channel.js` file for discovery to find.' },
   BOT_ERR_CHANNEL_PACKAGE_REJECTED: { status: 422, expose: true, description: 'The unpacked package fails a check discovery makes before any plugin code runs (exports, peer ranges, egress hosts, links); `details.check` holds that check\'s `BOT_ERR_PLUGIN_*` code, and the installed set is unchanged.' },
   BOT_ERR_CHANNEL_PACKAGE_NOT_INSTALLED: { status: 404, expose: true, description: 'No package of this name is in the set the host installed (packages put in the app\'s `node_modules` by other means are not the host\'s to remove).' },
+  BOT_ERR_CHANNEL_PACKAGE_NO_PREVIOUS: { status: 409, expose: true, description: 'A rollback was asked for a package that replaced no earlier version.' },
   BOT_ERR_CHANNEL_PACKAGE_APPLY_FAILED: { status: 500, expose: false, description: 'An instance could not bring its package folder to the installed set (a full disk, the database down); it keeps serving what it had and lists the failure in `GET /api/channel/packages`.' },
   BOT_ERR_CHANNEL_INSTALL_OFF: { status: 403, expose: true, description: 'BOT_CHANNEL_INSTALL does not allow this install: `off` allows none, `registry` no uploaded tarball.' },
   BOT_ERR_CHANNEL_PACKAGE_DESTINATION_EXISTS: { status: 500, expose: false, description: 'A package was to be unpacked into a folder that already exists; nothing was written.' },

@@ -96,6 +96,19 @@ export class ChannelPackageService {
     });
   }
 
+  /** Returns `name` to the version it replaced, on every instance, through the usual drain. */
+  rollback(name: string, actor: string): Promise<InstallOutcome> {
+    return this.#serially(async () => {
+      const rolledBack = await this.#options.installed.rollback(name, actor);
+      if (!rolledBack) {
+        if (!(await this.#options.installed.get(name))) throw new AppError('BOT_ERR_CHANNEL_PACKAGE_NOT_INSTALLED', `${name} is not installed by the host`);
+        throw new AppError('BOT_ERR_CHANNEL_PACKAGE_NO_PREVIOUS', `${name} replaced no earlier version to return to`);
+      }
+      await this.#options.rescan();
+      return { package: rolledBack, channel: this.#channelOutcome(rolledBack) };
+    });
+  }
+
   /**
    * Brings this instance's package folder to the installed set; the registry calls it before each
    * discovery. It never throws: what it cannot apply is kept for the listing, and the folder

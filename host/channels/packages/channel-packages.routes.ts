@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type RouteDefinition } from '../../http/route-definition.ts';
-import type { ChannelPackageService } from './channel-package-service.ts';
+import type { ChannelPackageService, InstallOutcome } from './channel-package-service.ts';
 
 const TAG = 'channel packages';
 
@@ -28,6 +28,7 @@ const packageSchema = z.object({
   manifest: manifestSchema,
   installedBy: z.string(),
   installedAt: z.string(),
+  previousVersion: z.string().nullable().describe('The version a rollback returns to; null when it replaced none'),
 });
 
 const failureSchema = z.object({ name: z.string(), version: z.string(), code: z.string(), message: z.string() });
@@ -74,7 +75,7 @@ const auditSchema = z.object({
     z.object({
       at: z.string(),
       actor: z.string(),
-      action: z.enum(['install', 'upgrade', 'remove']),
+      action: z.enum(['install', 'upgrade', 'rollback', 'remove']),
       name: z.string(),
       version: z.string().nullable(),
       integrity: z.string().nullable(),
@@ -139,10 +140,21 @@ export function channelPackageRoutes({ packages }: { packages: ChannelPackageSer
       success: { status: 200, description: 'Installed; its channel as discovery found it here', schema: outcomeSchema },
       errors: [403, 404, 422, 502],
       async handle({ body, principal }) {
-        const outcome = await packages.install({ ...body, actor: principal!.sub });
-        const { channel } = outcome;
-        const manifest = { ...outcome.package.manifest, description: outcome.package.manifest.description ?? null };
-        return { package: { ...outcome.package, manifest }, channel: { status: channel.status, name: channel.name ?? null, code: channel.code ?? null, message: channel.message ?? null } };
+        return outcomeView(await packages.install({ ...body, actor: principal!.sub }));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/channel/packages/:name/rollback',
+      operationId: 'rollbackChannelPackage',
+      summary: 'Return a channel package to the version it replaced, on every instance; its channel moves back through the usual drain',
+      tag: TAG,
+      permission: 'channel:install',
+      params: z.object({ name: z.string().min(1) }),
+      success: { status: 200, description: 'Rolled back; its channel as discovery found it here', schema: outcomeSchema },
+      errors: [404, 409],
+      async handle({ params, principal }) {
+        return outcomeView(await packages.rollback(params.name, principal!.sub));
       },
     }),
     defineRoute({
@@ -160,4 +172,10 @@ export function channelPackageRoutes({ packages }: { packages: ChannelPackageSer
       },
     }),
   ];
+}
+
+function outcomeView(outcome: InstallOutcome): z.input<typeof outcomeSchema> {
+  const { channel } = outcome;
+  const manifest = { ...outcome.package.manifest, description: outcome.package.manifest.description ?? null };
+  return { package: { ...outcome.package, manifest }, channel: { status: channel.status, name: channel.name ?? null, code: channel.code ?? null, message: channel.message ?? null } };
 }

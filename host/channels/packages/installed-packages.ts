@@ -14,13 +14,15 @@ export interface InstalledPackage {
   manifest: ChannelPackageManifest;
   installedBy: string;
   installedAt: string;
+  /** The version a rollback returns to; null when it replaced none. */
+  previousVersion: string | null;
 }
 
 /** One line of the audit list: who did what to which package, and how it ended. */
 export interface PackageAuditEntry {
   at: string;
   actor: string;
-  action: 'install' | 'upgrade' | 'remove';
+  action: 'install' | 'upgrade' | 'rollback' | 'remove';
   name: string;
   version: string | null;
   integrity: string | null;
@@ -37,14 +39,18 @@ interface PackageRow {
   manifest: ChannelPackageManifest;
   installed_by: string;
   installed_at: Date;
+  previous_version: string | null;
 }
 
-const LISTED = ['name', 'version', 'integrity', 'trust', 'manifest', 'installed_by', 'installed_at'] as const;
+/** Tarballs kept per package beyond the installed one and the one it replaced. */
+const KEPT_VERSIONS = 3;
 
 /**
  * The channel packages the host installs, as desired state in PostgreSQL: every instance
- * converges its package folder to this set (ChannelPackageStore). Each change commits with a
- * rescan notice, so the other instances hear of it once it is there to read.
+ * converges its package folder to this set (ChannelPackageStore). Each version's tarball is kept
+ * by its integrity, so instances never need the registry and a rollback has the bytes at hand.
+ * Each change commits with a rescan notice, so the other instances hear of it once it is there
+ * to read.
  */
 export class InstalledPackages {
   constructor(
@@ -54,37 +60,61 @@ export class InstalledPackages {
   ) {}
 
   async list(): Promise<InstalledPackage[]> {
-    const rows: PackageRow[] = await this.db('channel_packages').select(...LISTED).orderBy('name');
+    const rows: PackageRow[] = await this.#rows().orderBy('p.name');
     return rows.map(toPackage);
   }
 
   async get(name: string): Promise<InstalledPackage | undefined> {
-    const row: PackageRow | undefined = await this.db('channel_packages').select(...LISTED).where({ name }).first();
+    const row: PackageRow | undefined = await this.#rows().where('p.name', name).first();
     return row ? toPackage(row) : undefined;
   }
 
-  /** The stored tarball of `name` at `integrity`; undefined when the set has moved on. */
+  /** The stored tarball of `name` at `integrity`; undefined when none is kept. */
   async tarball(name: string, integrity: string): Promise<Buffer | undefined> {
-    const row: { tarball: Buffer } | undefined = await this.db('channel_packages').select('tarball').where({ name, integrity }).first();
+    const row: { tarball: Buffer } | undefined = await this.db('channel_package_versions').select('tarball').where({ name, integrity }).first();
     return row?.tarball;
   }
 
   /** Installs or replaces `name` in the set, with its audit line, and tells the other instances. */
-  async put(entry: Omit<InstalledPackage, 'installedAt'> & { tarball: Buffer }, action: 'install' | 'upgrade'): Promise<void> {
+  async put(entry: Omit<InstalledPackage, 'installedAt' | 'previousVersion'> & { tarball: Buffer }, action: 'install' | 'upgrade'): Promise<void> {
     await this.db.transaction(async (trx) => {
-      const row = { name: entry.name, version: entry.version, integrity: entry.integrity, trust: entry.trust, manifest: JSON.stringify(entry.manifest), tarball: entry.tarball, installed_by: entry.installedBy, installed_at: trx.fn.now() };
+      const version = { name: entry.name, integrity: entry.integrity, version: entry.version, tarball: entry.tarball, trust: entry.trust, manifest: JSON.stringify(entry.manifest) };
+      await trx('channel_package_versions').insert(version).onConflict(['name', 'integrity']).merge(['trust', 'stored_at']);
+      const current: { integrity: string } | undefined = await trx('channel_packages').select('integrity').where({ name: entry.name }).forUpdate().first();
+      const previous = current && current.integrity !== entry.integrity ? current.integrity : null;
+      const row = { name: entry.name, integrity: entry.integrity, installed_by: entry.installedBy, installed_at: trx.fn.now(), ...(current ? (previous ? { previous_integrity: previous } : {}) : { previous_integrity: null }) };
       await trx('channel_packages').insert(row).onConflict('name').merge();
       await trx('channel_package_audit').insert({ actor: entry.installedBy, action, name: entry.name, version: entry.version, integrity: entry.integrity, outcome: 'ok' });
+      await this.#prune(trx, entry.name);
       await this.#announce(trx);
     });
   }
 
-  /** Takes `name` out of the set; false when it was not in it. */
+  /**
+   * Returns `name` to the version it replaced (which then becomes the one to return to); undefined
+   * when it is not installed or replaced nothing.
+   */
+  async rollback(name: string, actor: string): Promise<InstalledPackage | undefined> {
+    const rolledBack = await this.db.transaction(async (trx) => {
+      const current: { integrity: string; previous_integrity: string | null } | undefined = await trx('channel_packages').select('integrity', 'previous_integrity').where({ name }).forUpdate().first();
+      if (!current?.previous_integrity) return false;
+      await trx('channel_packages').where({ name }).update({ integrity: current.previous_integrity, previous_integrity: current.integrity, installed_by: actor, installed_at: trx.fn.now() });
+      const version: { version: string } = await trx('channel_package_versions').select('version').where({ name, integrity: current.previous_integrity }).first();
+      await trx('channel_package_audit').insert({ actor, action: 'rollback', name, version: version.version, integrity: current.previous_integrity, outcome: 'ok' });
+      await this.#announce(trx);
+      return true;
+    });
+    return rolledBack ? this.get(name) : undefined;
+  }
+
+  /** Takes `name` out of the set; false when it was not in it. Its kept tarballs go with it. */
   async remove(name: string, actor: string): Promise<boolean> {
     return this.db.transaction(async (trx) => {
-      const removed: Array<{ version: string; integrity: string }> = await trx('channel_packages').where({ name }).delete().returning(['version', 'integrity']);
+      const removed: Array<{ integrity: string }> = await trx('channel_packages').where({ name }).delete().returning(['integrity']);
       if (removed.length === 0) return false;
-      await trx('channel_package_audit').insert({ actor, action: 'remove', name, version: removed[0]!.version, integrity: removed[0]!.integrity, outcome: 'ok' });
+      const version: { version: string } | undefined = await trx('channel_package_versions').select('version').where({ name, integrity: removed[0]!.integrity }).first();
+      await trx('channel_package_versions').where({ name }).delete();
+      await trx('channel_package_audit').insert({ actor, action: 'remove', name, version: version?.version ?? null, integrity: removed[0]!.integrity, outcome: 'ok' });
       await this.#announce(trx);
       return true;
     });
@@ -103,6 +133,24 @@ export class InstalledPackages {
     return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
   }
 
+  #rows(): Knex.QueryBuilder {
+    return this.db('channel_packages as p')
+      .join('channel_package_versions as v', (join) => join.on('v.name', 'p.name').andOn('v.integrity', 'p.integrity'))
+      .leftJoin('channel_package_versions as before', (join) => join.on('before.name', 'p.name').andOn('before.integrity', 'p.previous_integrity'))
+      .select('p.name', 'v.version', 'p.integrity', 'v.trust', 'v.manifest', 'p.installed_by', 'p.installed_at', 'before.version as previous_version');
+  }
+
+  /** Keeps the installed tarball, the one it replaced, and the newest few besides. */
+  async #prune(trx: Knex.Transaction, name: string): Promise<void> {
+    await trx.raw(
+      `DELETE FROM channel_package_versions v
+        WHERE v.name = ?
+          AND NOT EXISTS (SELECT 1 FROM channel_packages p WHERE p.name = v.name AND v.integrity IN (p.integrity, p.previous_integrity))
+          AND v.integrity NOT IN (SELECT integrity FROM channel_package_versions WHERE name = ? ORDER BY stored_at DESC LIMIT ?)`,
+      [name, name, KEPT_VERSIONS],
+    );
+  }
+
   async #announce(trx: Knex.Transaction): Promise<void> {
     const notice: ChannelChangeNotice = { event: 'rescan', from: this.instanceId };
     await trx.raw('SELECT pg_notify(?, ?)', [CHANNEL_CHANGES, JSON.stringify(notice)]);
@@ -118,5 +166,6 @@ function toPackage(row: PackageRow): InstalledPackage {
     manifest: row.manifest,
     installedBy: row.installed_by,
     installedAt: row.installed_at.toISOString(),
+    previousVersion: row.previous_version,
   };
 }

@@ -1,23 +1,34 @@
 import type { Knex } from 'knex';
 
 /**
- * The channel packages the host installs itself: the desired set every instance converges to
- * (a package's tarball is kept here, so an instance installs it without reaching the registry),
- * and the audit list of every install, upgrade and removal.
+ * The channel packages the host installs itself: each version's tarball, kept by its integrity
+ * (so an instance installs it without reaching the registry, and a rollback has it at hand); the
+ * installed set every instance converges to, with the version each package replaced; and the
+ * audit list of every install, upgrade, rollback and removal.
  */
 export async function up(knex: Knex): Promise<void> {
-  await knex.schema.createTable('channel_packages', (table) => {
-    table.text('name').primary();
-    table.text('version').notNullable();
+  await knex.schema.createTable('channel_package_versions', (table) => {
+    table.text('name').notNullable();
     /** The tarball's sha512, as an SRI string (`sha512-…`). */
     table.text('integrity').notNullable();
+    table.text('version').notNullable();
     table.binary('tarball').notNullable();
     /** How far the tarball is vouched for: verified (registry signature), unsigned, pinned, unverified. */
     table.text('trust').notNullable();
-    /** The package.json summary shown before and after install (name, egress hosts, peers…). */
+    /** The package.json summary shown before and after install (egress hosts, peers…). */
     table.jsonb('manifest').notNullable();
+    table.timestamp('stored_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    table.primary(['name', 'integrity']);
+  });
+  await knex.schema.createTable('channel_packages', (table) => {
+    table.text('name').primary();
+    table.text('integrity').notNullable();
+    /** The version this one replaced: what a rollback returns to. */
+    table.text('previous_integrity');
     table.text('installed_by').notNullable();
     table.timestamp('installed_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    table.foreign(['name', 'integrity']).references(['name', 'integrity']).inTable('channel_package_versions');
+    table.foreign(['name', 'previous_integrity']).references(['name', 'integrity']).inTable('channel_package_versions');
   });
   await knex.schema.createTable('channel_package_audit', (table) => {
     table.bigIncrements('id').primary();
@@ -40,4 +51,5 @@ export async function down(knex: Knex): Promise<void> {
   await knex('role_permissions').where({ permission: 'channel:install' }).delete();
   await knex.schema.dropTable('channel_package_audit');
   await knex.schema.dropTable('channel_packages');
+  await knex.schema.dropTable('channel_package_versions');
 }

@@ -74,7 +74,7 @@ test('a channel package installed from the registry is registered and serving, w
   assert.ok(existsSync(path.join(storeDir, 'bot-channel-echoer', 'current', 'node_modules', 'bot-channel-echoer', 'package.json')));
 });
 
-test('an upgrade moves the channel to the new version, and a removal stops it', async () => {
+test('an upgrade moves the channel to the new version, a rollback returns it to the one it replaced, and a removal stops it', async () => {
   await publish('turner', '1.0.0');
   await publish('turner', '2.0.0');
   assert.equal((await install('bot-channel-turner@1.0.0')).status, 200);
@@ -82,13 +82,24 @@ test('an upgrade moves the channel to the new version, and a removal stops it', 
   const upgraded = await install('bot-channel-turner@2.0.0');
   assert.equal(upgraded.status, 200, upgraded.text);
   assert.equal(await decoded('turner', 'b'), '2.0.0:b');
+  assert.equal(upgraded.body.package.previousVersion, '1.0.0');
+  const downloads = registry.count('/bot-channel-turner/-/');
+  const rolledBack = await app.request('POST', '/api/channel/packages/bot-channel-turner/rollback', { as: 'admin' });
+  assert.equal(rolledBack.status, 200, rolledBack.text);
+  assert.equal(rolledBack.body.package.version, '1.0.0');
+  assert.equal(rolledBack.body.package.previousVersion, '2.0.0', 'a second rollback would return to 2.0.0');
+  assert.equal(await decoded('turner', 'c'), '1.0.0:c');
+  assert.equal(registry.count('/bot-channel-turner/-/'), downloads, 'the rollback used the tarball kept in the database');
   const audit = await app.request('GET', '/api/channel/packages/audit', { as: 'viewer' });
   const actions = audit.body.items.filter((entry: { name: string }) => entry.name === 'bot-channel-turner').map((entry: { action: string; version: string }) => `${entry.action} ${entry.version}`);
-  assert.deepEqual(actions, ['upgrade 2.0.0', 'install 1.0.0']);
+  assert.deepEqual(actions, ['rollback 1.0.0', 'upgrade 2.0.0', 'install 1.0.0']);
   const removed = await app.request('DELETE', '/api/channel/packages/bot-channel-turner', { as: 'admin' });
   assert.equal(removed.status, 204, removed.text);
   assert.equal(app.services.channels.running('turner'), undefined);
   assert.equal((await app.request('DELETE', '/api/channel/packages/bot-channel-turner', { as: 'admin' })).body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_NOT_INSTALLED');
+  const noPrevious = await app.request('POST', '/api/channel/packages/bot-channel-echoer/rollback', { as: 'admin' });
+  assert.equal(noPrevious.status, 409, noPrevious.text);
+  assert.equal(noPrevious.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_NO_PREVIOUS');
 });
 
 test('installing needs channel:install, which only the admin role has', async () => {

@@ -58,7 +58,7 @@ async function eventually(what: string, condition: () => boolean): Promise<void>
   }
 }
 
-test('two instances on one database converge on install, upgrade and removal, with no restart', async () => {
+test('two instances on one database converge on install, upgrade, rollback and removal, with no restart', async () => {
   const [first, second] = [await instance(), await instance()];
   const installed = await first.request('POST', '/api/channel/packages', { as: 'admin', body: { spec: 'bot-channel-shared@1.0.0' } });
   assert.equal(installed.status, 200, installed.text);
@@ -68,6 +68,9 @@ test('two instances on one database converge on install, upgrade and removal, wi
   await eventually('the first instance runs 2.0.0', () => runningVersion(first) === '2.0.0');
   // The second fetched 2.0.0 from the registry; the first unpacked the copy kept in the database.
   assert.equal(registry.count('/bot-channel-shared/-/'), 2, 'each version was downloaded once');
+  const rolledBack = await first.request('POST', '/api/channel/packages/bot-channel-shared/rollback', { as: 'admin' });
+  assert.equal(rolledBack.status, 200, rolledBack.text);
+  await eventually('the second instance runs 1.0.0 again', () => runningVersion(second) === '1.0.0');
   const removed = await first.request('DELETE', '/api/channel/packages/bot-channel-shared', { as: 'admin' });
   assert.equal(removed.status, 204, removed.text);
   await eventually('the second instance no longer runs it', () => runningVersion(second) === undefined);
