@@ -135,6 +135,8 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     providedVersions,
     hostRoot,
     rescan: () => channelRegistry.rescan(),
+    trial: (file) => channelRegistry.trial(file),
+    registered: () => channelRegistry.registered(),
     diagnostics: () => channelRegistry.diagnostics(),
     fetch: fetchChannelPackage,
     fromUpload: packageFromUpload,

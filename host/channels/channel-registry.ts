@@ -169,6 +169,20 @@ export class ChannelRegistry<S = unknown> {
     }
   }
 
+  /**
+   * Starts `file` in a sandbox of its own beside everything running, asks it to describe itself,
+   * and closes it: how an install proves a package loads before any traffic could move to it.
+   * Throws the check's coded error when it does not.
+   */
+  async trial(file: ChannelFile): Promise<ChannelDescription> {
+    const loaded = await this.deps.start(file);
+    try {
+      return loaded.description;
+    } finally {
+      await loaded.close();
+    }
+  }
+
   /** The channel if it is enabled and its pool is running. */
   running(name: string): RunningChannel<S> | undefined {
     const entry = this.#entries.get(name);

@@ -7,8 +7,9 @@
  * every instance converges to, and the registry's rescan starts it in its sandboxed runner,
  * moving traffic from an older version through the usual drain.
  */
-import { AppError } from '../../errors/app-error.ts';
+import { AppError, isAppError } from '../../errors/app-error.ts';
 import type { DiagnosticEntry } from '../channel-registry.ts';
+import type { ChannelFile } from '../discovery/scan-channel-files.ts';
 import type { RescanReport } from '../rescan-report.ts';
 import { checkPluginLinks } from '../discovery/check-plugin-links.ts';
 import { checkPluginManifest } from '../discovery/check-plugin-manifest.ts';
@@ -35,6 +36,13 @@ export interface ChannelPackageServiceOptions {
   hostRoot: string;
   /** The registry's rescan, once the store holds the new set. */
   rescan(): Promise<RescanReport>;
+  /**
+   * Starts the staged package's channel in a sandbox of its own and describes it (the registry's
+   * trial): it must load before it joins the set. Absent where no channel can run (the CLI).
+   */
+  trial?(file: ChannelFile): Promise<{ name: string }>;
+  /** The channels registered now, by name, with the package each comes from. */
+  registered?(): Array<{ name: string; package: { name: string } | undefined }>;
   /** What discovery made of a package's channel at the last rescan (the registry's diagnostics). */
   diagnostics(): Array<Pick<DiagnosticEntry, 'package' | 'name' | 'status' | 'code' | 'message'>>;
   fetch(spec: string, registry: RegistrySettings, options: { pinnedIntegrity?: string }): Promise<FetchedPackage>;
@@ -177,9 +185,20 @@ export class ChannelPackageService {
     try {
       checkPluginManifest(channel, manifest, this.#options.providedVersions);
       await checkPluginLinks(pluginLinkPolicy(packageDir, [], { hostRoot: this.#options.hostRoot }));
+      const trial = await this.#options.trial?.(channel);
+      if (trial) this.#checkNameFree(trial.name, fetched.name);
     } catch (error) {
-      if (!(error instanceof PluginRejection)) throw error;
-      throw new AppError('BOT_ERR_CHANNEL_PACKAGE_REJECTED', `${fetched.name}@${fetched.version}: ${error.message}`, { check: error.code });
+      const code = (error as { code?: unknown }).code;
+      if (isAppError(error) || typeof code !== 'string' || !code.startsWith('BOT_ERR_PLUGIN_')) throw error;
+      throw new AppError('BOT_ERR_CHANNEL_PACKAGE_REJECTED', `${fetched.name}@${fetched.version}: ${(error as Error).message}`, { check: code });
+    }
+  }
+
+  /** A channel name another package (or a local channel) already serves would be refused at the rescan. */
+  #checkNameFree(channelName: string, packageName: string): void {
+    const owner = this.#options.registered?.().find((entry) => entry.name === channelName);
+    if (owner && owner.package?.name !== packageName) {
+      throw new PluginRejection('BOT_ERR_PLUGIN_DUPLICATE_NAME', `Channel "${channelName}" is already served by ${owner.package?.name ?? 'a channel of the app'}`);
     }
   }
 

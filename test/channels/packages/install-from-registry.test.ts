@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test, type TestContext } from 'node:test';
 import type { ChannelSource } from '@bot-ai/api';
-import { packFolder } from '../../support/build-tarball.ts';
+import { readChannelTarball } from '../../../host/channels/packages/read-channel-tarball.ts';
+import { packageJsonEntry, packFolder, tarballOf } from '../../support/build-tarball.ts';
 import { packedChannel } from '../../support/channel-package-tarballs.ts';
 import { createPluginRoot } from '../../support/temp-plugin-root.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
@@ -138,6 +139,35 @@ test("a package failing discovery's checks (a peer range the host's SDK is outsi
   t.diagnostic('the old version serves on');
 });
 
+test('a version that fails to load in its sandbox is refused before it joins the set, and the running version keeps serving', async () => {
+  await publish('fragile', '1.0.0');
+  assert.equal((await install('bot-channel-fragile@1.0.0')).status, 200);
+  const { manifest } = await packedChannel('fragile', '2.0.0');
+  registry.publish(manifest, tarballOf([packageJsonEntry(manifest), { path: 'package/dist/index.channel.js', data: "throw new Error('broken at import');\n" }]));
+  const refused = await install('bot-channel-fragile@2.0.0');
+  assert.equal(refused.status, 422, refused.text);
+  assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_REJECTED');
+  assert.equal(refused.body.error.details.check, 'BOT_ERR_PLUGIN_IMPORT_FAILED');
+  assert.equal(await decoded('fragile', 'on'), '1.0.0:on');
+});
+
+test('a package whose channel name another package already serves is refused', async () => {
+  await publish('first-owner', '1.0.0', (manifest) => {
+    manifest.name = 'bot-channel-first-owner';
+  });
+  await publish('squatter', '1.0.0');
+  assert.equal((await install('bot-channel-first-owner@1.0.0')).status, 200);
+  // The squatter's channel file names itself "echoer", which bot-channel-echoer serves.
+  const { manifest } = await packedChannel('squatter', '2.0.0');
+  const { tarball: echoer } = await packedChannel('echoer', '9.9.9');
+  const source = (await readChannelTarball(echoer)).find((entry) => entry.kind === 'file' && entry.path.endsWith('index.channel.js'));
+  registry.publish(manifest, tarballOf([packageJsonEntry(manifest), { path: 'package/dist/index.channel.js', data: source?.kind === 'file' ? source.data : '' }]));
+  const refused = await install('bot-channel-squatter@2.0.0');
+  assert.equal(refused.status, 422, refused.text);
+  assert.equal(refused.body.error.details.check, 'BOT_ERR_PLUGIN_DUPLICATE_NAME');
+  assert.equal(await decoded('echoer', 'mine'), '1.0.0:mine');
+});
+
 test('a package needing dependencies the host does not provide is refused with the reason', async (t) => {
   await publish('needy', '1.0.0', (manifest) => {
     manifest.dependencies = { 'left-pad': '1.3.0' };
@@ -149,7 +179,7 @@ test('a package needing dependencies the host does not provide is refused with t
   await assertNotInstalled(t, 'bot-channel-needy');
 });
 
-test('a package with preinstall, install and postinstall scripts and a binding.gyp is installed without running any of them', async (t) => {
+test('a package with preinstall, install and postinstall scripts and a binding.gyp: none of them runs on the host, and its import, tried in its sandbox, cannot write either', async (t) => {
   const markerDir = await mkdtemp(path.join(tmpdir(), 'bot-script-marker-'));
   t.after(() => rm(markerDir, { recursive: true, force: true }));
   const marker = path.join(markerDir, 'ran');
@@ -160,10 +190,14 @@ test('a package with preinstall, install and postinstall scripts and a binding.g
   const preview = await app.request('POST', '/api/channel/packages/preview', { as: 'admin', body: { spec: 'bot-channel-scripted' } });
   assert.equal(preview.status, 200, preview.text);
   assert.equal(preview.body.manifest.hasInstallScripts, true);
-  const installed = await install('bot-channel-scripted');
-  assert.equal(installed.status, 200, installed.text);
-  assert.ok(existsSync(path.join(storeDir, 'bot-channel-scripted', 'current', 'node_modules', 'bot-channel-scripted', 'binding.gyp')));
-  assert.equal(existsSync(marker), false, `a script of the package ran on the host: ${existsSync(marker) ? await readFile(marker, 'utf8') : ''}`);
+  // Its channel file writes the mark when imported: the trial start in the sandbox refuses the
+  // write, so the package is refused, with the code that says why.
+  const refused = await install('bot-channel-scripted');
+  assert.equal(refused.status, 422, refused.text);
+  assert.equal(refused.body.error.details.check, 'BOT_ERR_PLUGIN_IMPORT_FAILED');
+  assert.match(refused.body.error.message, /allow-fs-write/);
+  assert.equal(existsSync(marker), false, `code of the package ran on the host: ${existsSync(marker) ? await readFile(marker, 'utf8') : ''}`);
+  await assertNotInstalled(t, 'bot-channel-scripted');
 });
 
 /** Neither in the installed set nor unpacked in the store. */
