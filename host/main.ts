@@ -34,6 +34,7 @@ import { seedWebChat } from './seed/seed-web-chat.ts';
 import { printChatLink, printReadyLinks } from './print-chat-link.ts';
 import { seedSampleSource } from './seed/seed-sample-source.ts';
 import { printSampleCommands } from './print-sample-commands.ts';
+import { installRulesFrom } from './channels/packages/install-policy.ts';
 
 type Closer = () => Promise<void>;
 
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
     channelPackages: {
       storeDir: config.BOT_CHANNEL_STORE_DIR,
       policy: config.BOT_CHANNEL_INSTALL,
+      rules: installRulesFrom(config),
       registry: { url: config.BOT_CHANNEL_REGISTRY, ...(config.BOT_CHANNEL_REGISTRY_TOKEN === undefined ? {} : { token: config.BOT_CHANNEL_REGISTRY_TOKEN }) },
     },
     attachments: {

@@ -36,6 +36,7 @@ import { ChannelPackageStore } from './channels/packages/channel-package-store.t
 import { extractChannelPackage } from './channels/packages/extract-channel-package.ts';
 import { fetchChannelPackage, packageFromUpload, type RegistrySettings } from './channels/packages/fetch-channel-package.ts';
 import { InstalledPackages } from './channels/packages/installed-packages.ts';
+import type { InstallRules } from './channels/packages/install-policy.ts';
 
 /** The long-lived objects the routes and background jobs share, built from the database. */
 export interface Services {
@@ -102,7 +103,7 @@ export interface ServiceOptions {
   /** Plugins' egress: main passes the BOT_EGRESS_* limits; tests may also point names at local listeners. */
   egress?: Partial<EgressClientOptions>;
   /** Channel packages the host installs (BOT_CHANNEL_*): main passes them; without, installing is off. */
-  channelPackages?: { storeDir: string; policy: InstallPolicy; registry: RegistrySettings };
+  channelPackages?: { storeDir: string; policy: InstallPolicy; rules?: InstallRules; registry: RegistrySettings };
 }
 
 /** Where a host that installs nothing keeps nothing: discovery finds no folder there. */
@@ -131,6 +132,8 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     installed: new InstalledPackages(db, channelStates.instanceId),
     store: packageStore,
     policy: packageOptions?.policy ?? 'off',
+    ...(packageOptions?.rules ? { rules: packageOptions.rules } : {}),
+    now,
     registry: packageOptions?.registry ?? { url: 'https://registry.npmjs.org/' },
     providedVersions,
     hostRoot,

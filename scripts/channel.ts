@@ -21,6 +21,7 @@ import { ChannelPackageStore } from '../host/channels/packages/channel-package-s
 import { extractChannelPackage } from '../host/channels/packages/extract-channel-package.ts';
 import { fetchChannelPackage, packageFromUpload } from '../host/channels/packages/fetch-channel-package.ts';
 import { InstalledPackages } from '../host/channels/packages/installed-packages.ts';
+import { installRulesFrom } from '../host/channels/packages/install-policy.ts';
 
 const USAGE = `usage: npm run channel -- list
        npm run channel -- install <bot-channel-x[@version]|./file.tgz> [--integrity sha512-…] [--as <who>]
@@ -49,6 +50,7 @@ try {
       installed: new InstalledPackages(db, `cli-${randomUUID()}`),
       store: new ChannelPackageStore({ dir: config.BOT_CHANNEL_STORE_DIR, hostRoot: HOST_ROOT, providedPeers: Object.keys(providedVersions), extract: extractChannelPackage }),
       policy: config.BOT_CHANNEL_INSTALL,
+      rules: installRulesFrom(config),
       registry: { url: config.BOT_CHANNEL_REGISTRY, ...(config.BOT_CHANNEL_REGISTRY_TOKEN === undefined ? {} : { token: config.BOT_CHANNEL_REGISTRY_TOKEN }) },
       providedVersions,
       hostRoot: HOST_ROOT,

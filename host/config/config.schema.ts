@@ -133,6 +133,17 @@ export const configSchema = z.object({
     .min(1)
     .optional()
     .describe('Bearer token for BOT_CHANNEL_REGISTRY (a private registry); never logged or shown.'),
+  BOT_CHANNEL_ALLOW: z
+    .string()
+    .optional()
+    .describe('Channel packages the host may install, as `name` or `name@range`, separated by commas; unset allows every name (BOT_CHANNEL_DENY still applies).'),
+  BOT_CHANNEL_DENY: z
+    .string()
+    .optional()
+    .describe('Channel packages the host refuses to install, as `name` or `name@range`, separated by commas; a match wins over BOT_CHANNEL_ALLOW.'),
+  BOT_CHANNEL_MIN_RELEASE_AGE_HOURS: nonNegativeInt
+    .default(0)
+    .describe('A registry version younger than this is refused (time for a hijacked release to be pulled); 0 turns the rule off.'),
   BOT_CHANNEL_STORE_DIR: z
     .string()
     .default('./channel-packages')

@@ -115,6 +115,10 @@ export class TestRegistry {
   }
 
   #serveKeys(response: ServerResponse): void {
+    if (this.#options.keysBody !== undefined) {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      return void response.end(this.#options.keysBody);
+    }
     const key = this.#options.signingKey;
     if (!key) return sendJson(response, 404, { error: 'not found' });
     sendJson(response, 200, { keys: [{ expires: key.expires, keyid: key.keyid, keytype: 'ecdsa-sha2-nistp256', scheme: 'ecdsa-sha2-nistp256', key: key.publicKey }] });
@@ -148,6 +152,8 @@ export interface TestRegistryOptions {
   signingKey?: SigningKey;
   /** Tarball requests are accepted and never answered. */
   stallTarballs?: boolean;
+  /** `/-/npm/v1/keys` answers 200 with this body (a captive portal's page, say) instead of keys. */
+  keysBody?: string;
 }
 
 /** Starts a registry on a free port of 127.0.0.1. */

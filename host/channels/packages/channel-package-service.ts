@@ -17,6 +17,7 @@ import { PluginRejection } from '../discovery/plugin-rejection.ts';
 import { readPluginManifest } from '../discovery/read-plugin-manifest.ts';
 import { pluginLinkPolicy } from '../runner/plugin-read-paths.ts';
 import { findChannelFile } from './find-channel-file.ts';
+import { checkInstallRules, OPEN_RULES, type InstallRules } from './install-policy.ts';
 import type { ChannelPackageStore } from './channel-package-store.ts';
 import { convergeChannelPackages, type ConvergeFailure } from './converge-channel-packages.ts';
 import type { FetchedPackage, RegistrySettings } from './fetch-channel-package.ts';
@@ -29,6 +30,9 @@ export interface ChannelPackageServiceOptions {
   installed: InstalledPackages;
   store: ChannelPackageStore;
   policy: InstallPolicy;
+  /** Allow and deny lists, minimum release age; default none. */
+  rules?: InstallRules;
+  now?: () => Date;
   registry: RegistrySettings;
   /** The versions of the peers the host provides, as discovery checks them. */
   providedVersions: Record<string, string>;
@@ -136,6 +140,8 @@ export class ChannelPackageService {
     try {
       this.#allow(request);
       fetched = await this.#fetch(request);
+      const candidate = { name: fetched.name, version: fetched.version, publishedAt: fetched.publishedAt, fromRegistry: 'spec' in request };
+      checkInstallRules(candidate, this.#options.rules ?? OPEN_RULES, this.#options.now?.() ?? new Date());
       const packageDir = await this.#options.store.stage(fetched, fetched.tarball);
       await this.#check(fetched, packageDir).catch(async (error: unknown) => {
         await this.#options.store.discard(fetched!);

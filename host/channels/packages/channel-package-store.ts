@@ -14,8 +14,11 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import semver from 'semver';
+import { AppError } from '../../errors/app-error.ts';
+import { checkChannelPackageName } from './parse-channel-package-spec.ts';
 
 export interface ChannelPackageStoreOptions {
   /** BOT_CHANNEL_STORE_DIR. */
@@ -36,6 +39,8 @@ export interface StoredVersion {
 }
 
 const CURRENT = 'current';
+/** What a name folder of the store looks like (the names checkChannelPackageName accepts). */
+const CHANNEL_FOLDER = /^bot-channel-[a-z0-9][a-z0-9._-]*$/;
 /** Version folders kept besides the current one: the one it replaced, whose runner may still be draining. */
 const KEPT_PREVIOUS = 1;
 
@@ -64,8 +69,9 @@ export class ChannelPackageStore {
   async stage(stored: StoredVersion, tarball: Buffer): Promise<string> {
     if (this.has(stored)) return this.packageDir(stored);
     await this.#ensureReadableRoot();
-    const nameDir = path.join(this.#options.dir, stored.name);
+    const nameDir = this.#nameDir(stored.name);
     await mkdir(nameDir, { recursive: true, mode: 0o755 });
+    await this.#refuseLinkAt(nameDir);
     const staging = path.join(nameDir, `.staging-${randomUUID()}`);
     try {
       await mkdir(path.join(staging, 'node_modules'), { recursive: true, mode: 0o755 });
@@ -89,7 +95,8 @@ export class ChannelPackageStore {
 
   /** Makes `stored` the version discovery finds for its name. */
   async makeCurrent(stored: StoredVersion): Promise<void> {
-    const nameDir = path.join(this.#options.dir, stored.name);
+    const nameDir = this.#nameDir(stored.name);
+    await this.#refuseLinkAt(nameDir);
     const next = path.join(nameDir, `.${CURRENT}-${randomUUID()}`);
     await symlink(path.basename(this.#versionDir(stored)), next);
     await rename(next, path.join(nameDir, CURRENT));
@@ -98,37 +105,62 @@ export class ChannelPackageStore {
 
   /** Takes `name` out of what discovery finds; its folders go at the next removal or install. */
   async removeCurrent(name: string): Promise<void> {
-    await rm(path.join(this.#options.dir, name, CURRENT), { force: true });
+    await rm(path.join(this.#nameDir(name), CURRENT), { force: true });
   }
 
   /** The names the store currently offers to discovery. */
   async currentNames(): Promise<string[]> {
     const names = await readdir(this.#options.dir).catch(() => [] as string[]);
-    return names.filter((name) => !name.startsWith('.') && existsSync(path.join(this.#options.dir, name, CURRENT)));
+    return names.filter((name) => CHANNEL_FOLDER.test(name) && existsSync(path.join(this.#options.dir, name, CURRENT)));
   }
 
   /** The version `name`'s `current` points at, as its folder name (`<version>-<digest>`). */
   async currentFolder(name: string): Promise<string | undefined> {
-    return readlink(path.join(this.#options.dir, name, CURRENT)).catch(() => undefined);
+    return readlink(path.join(this.#nameDir(name), CURRENT)).catch(() => undefined);
   }
 
   /** `<version>-<digest>`: two tarballs of one version (an upload, a republished registry) never share a folder. */
   folderName(stored: StoredVersion): string {
+    if (semver.valid(stored.version) !== stored.version) {
+      throw new AppError('BOT_ERR_CHANNEL_PACKAGE_MANIFEST_INVALID', `${stored.name}: "${stored.version.slice(0, 64)}" is not a version`);
+    }
     const digest = createHash('sha256').update(stored.integrity).digest('hex').slice(0, 12);
     return `${stored.version}-${digest}`;
   }
 
   /**
-   * The store open to every user (0755): as root, each runner reads its package as a uid of its
-   * own. Packages are public code; nothing secret is kept here.
+   * The store readable by every user and writable by the host alone (0755): as root, each runner
+   * reads its package as a uid of its own (packages are public code; nothing secret is kept
+   * here), and a user who could write here could swap a folder for a link the host would then
+   * unpack into or prune.
    */
   async #ensureReadableRoot(): Promise<void> {
     await mkdir(this.#options.dir, { recursive: true, mode: 0o755 });
-    if (((await stat(this.#options.dir)).mode & 0o755) !== 0o755) await chmod(this.#options.dir, 0o755);
+    const folder = await lstat(this.#options.dir);
+    if (!folder.isDirectory()) throw new AppError('BOT_ERR_CHANNEL_PACKAGE_APPLY_FAILED', `BOT_CHANNEL_STORE_DIR (${this.#options.dir}) is not a folder`);
+    if (process.getuid && folder.uid !== process.getuid()) {
+      throw new AppError('BOT_ERR_CHANNEL_PACKAGE_APPLY_FAILED', `BOT_CHANNEL_STORE_DIR (${this.#options.dir}) belongs to another user than the host's`);
+    }
+    if ((folder.mode & 0o777) !== 0o755) await chmod(this.#options.dir, 0o755);
+  }
+
+  /** A name folder that became a link (someone else's doing) would lead the host's writes elsewhere. */
+  async #refuseLinkAt(folder: string): Promise<void> {
+    if ((await lstat(folder)).isSymbolicLink()) throw new AppError('BOT_ERR_CHANNEL_PACKAGE_APPLY_FAILED', `${folder} is a link, not the host's folder`);
   }
 
   #versionDir(stored: StoredVersion): string {
-    return path.join(this.#options.dir, stored.name, this.folderName(stored));
+    return path.join(this.#nameDir(stored.name), this.folderName(stored));
+  }
+
+  /**
+   * `<store>/<name>`, for a name that is a channel package's and nothing else: names and versions
+   * come from the database too, and a path character there must not make the host unpack or
+   * prune outside its folder.
+   */
+  #nameDir(name: string): string {
+    checkChannelPackageName(name);
+    return path.join(this.#options.dir, name);
   }
 
   /** Links each peer the host provides, so the package resolves the host's copy (one SDK, one zod). */

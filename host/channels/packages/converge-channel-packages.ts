@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../errors/app-error.ts';
 import type { ChannelPackageStore } from './channel-package-store.ts';
+import { readChannelPackageManifest } from './read-channel-package-manifest.ts';
 import type { InstalledPackage, InstalledPackages } from './installed-packages.ts';
 
 /** A package of the set this instance could not apply; it keeps serving what it had. */
@@ -42,6 +43,11 @@ async function apply(entry: InstalledPackage, installed: Pick<InstalledPackages,
     if (!tarball) return;
     if (sha512(tarball) !== entry.integrity) {
       throw new AppError('BOT_ERR_CHANNEL_PACKAGE_INTEGRITY_MISMATCH', `The stored tarball of ${entry.name}@${entry.version} does not match its integrity`);
+    }
+    // The row's name and version name folders: they must be the tarball's own.
+    const manifest = await readChannelPackageManifest(tarball);
+    if (manifest.name !== entry.name || manifest.version !== entry.version) {
+      throw new AppError('BOT_ERR_CHANNEL_PACKAGE_MANIFEST_INVALID', `The stored tarball of ${entry.name}@${entry.version} is ${manifest.name}@${manifest.version}`);
     }
     await store.stage(entry, tarball);
   }

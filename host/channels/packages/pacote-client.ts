@@ -94,9 +94,13 @@ class PacoteRegistryClient implements RegistryClient {
     const url = new URL('-/npm/v1/keys', this.#base).href;
     try {
       const response = await registryFetch(url, this.#options);
-      return keysOf(await response.json().catch(() => undefined));
+      const keys = keysOf(await response.json().catch(() => undefined));
+      // A registry that answers for its keys but not with keys must not turn signature checks off.
+      if (!keys) throw new AppError('BOT_ERR_CHANNEL_PACKAGE_REGISTRY_UNREACHABLE', `The registry at ${this.#base} answered for its signing keys with something that is not a key list`);
+      return keys.length > 0 ? keys : undefined;
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode === 404) return undefined;
+      if (isAppError(error)) throw error;
       throw this.#failure(error, 'its signing keys');
     }
   }

@@ -74,6 +74,11 @@ test('a registry that publishes no keys gives trust "unsigned", and the note say
   assert.match(fetched.trustNote, /publishes no signing keys/);
 });
 
+test('a registry that answers for its keys with something else than a key list is refused, not taken as unsigned', async (t) => {
+  const registry = await registryWith(t, { keysBody: '<html>sign in to the proxy</html>' });
+  await assert.rejects(fetchChannelPackage('bot-channel-parrot', { url: registry.url }), { code: 'BOT_ERR_CHANNEL_PACKAGE_REGISTRY_UNREACHABLE' });
+});
+
 test("a version signed with the registry's published key is verified", async (t) => {
   const registry = await registryWith(t, { signingKey: createSigningKey() });
   const fetched = await fetchChannelPackage('bot-channel-parrot@^1', { url: registry.url });

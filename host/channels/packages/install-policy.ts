@@ -1,0 +1,59 @@
+import semver from 'semver';
+import type { Config } from '../../config/config.schema.ts';
+import { AppError } from '../../errors/app-error.ts';
+
+/** Which packages an operator lets the host install, besides BOT_CHANNEL_INSTALL. */
+export interface InstallRules {
+  /** `name` or `name@range` entries (BOT_CHANNEL_ALLOW); empty allows every name. */
+  allow: string[];
+  /** The same (BOT_CHANNEL_DENY); a match refuses, whatever `allow` says. */
+  deny: string[];
+  /** A registry version younger than this is refused (BOT_CHANNEL_MIN_RELEASE_AGE_HOURS); 0 turns it off. */
+  minReleaseAgeHours: number;
+}
+
+export const OPEN_RULES: InstallRules = { allow: [], deny: [], minReleaseAgeHours: 0 };
+
+/**
+ * Refuses a package the rules do not let in, with BOT_ERR_CHANNEL_PACKAGE_POLICY and the rule
+ * that refused it. A minimum release age gives the registry (and the community) time to pull a
+ * hijacked release before any host installs it; a version whose publish time the registry does
+ * not say cannot show its age and is refused while the rule is on. Uploads carry no publish
+ * time: the age rule is for registry installs.
+ * @example checkInstallRules({ name: 'bot-channel-x', version: '1.2.0', publishedAt: '2026-11-01T00:00:00Z', fromRegistry: true }, rules, new Date());
+ */
+export function checkInstallRules(candidate: { name: string; version: string; publishedAt: string | undefined; fromRegistry: boolean }, rules: InstallRules, now: Date): void {
+  const label = `${candidate.name}@${candidate.version}`;
+  const denied = rules.deny.find((entry) => matches(entry, candidate));
+  if (denied) refuse(`${label} is denied by BOT_CHANNEL_DENY (${denied})`);
+  if (rules.allow.length > 0 && !rules.allow.some((entry) => matches(entry, candidate))) refuse(`${label} is not in BOT_CHANNEL_ALLOW`);
+  if (!candidate.fromRegistry || rules.minReleaseAgeHours <= 0) return;
+  const published = candidate.publishedAt === undefined ? Number.NaN : Date.parse(candidate.publishedAt);
+  if (Number.isNaN(published)) refuse(`${label}: the registry does not say when it was published, and BOT_CHANNEL_MIN_RELEASE_AGE_HOURS requires its age`);
+  const ageHours = (now.getTime() - published) / 3_600_000;
+  if (ageHours < rules.minReleaseAgeHours) {
+    refuse(`${label} was published ${Math.max(0, Math.floor(ageHours))} h ago; BOT_CHANNEL_MIN_RELEASE_AGE_HOURS asks for ${rules.minReleaseAgeHours} h`);
+  }
+}
+
+/** The operator's rules from the configuration (BOT_CHANNEL_ALLOW, BOT_CHANNEL_DENY, BOT_CHANNEL_MIN_RELEASE_AGE_HOURS). */
+export function installRulesFrom(config: Pick<Config, 'BOT_CHANNEL_ALLOW' | 'BOT_CHANNEL_DENY' | 'BOT_CHANNEL_MIN_RELEASE_AGE_HOURS'>): InstallRules {
+  return { allow: parseRuleList(config.BOT_CHANNEL_ALLOW), deny: parseRuleList(config.BOT_CHANNEL_DENY), minReleaseAgeHours: config.BOT_CHANNEL_MIN_RELEASE_AGE_HOURS };
+}
+
+/** Parses a BOT_CHANNEL_ALLOW/DENY list: entries separated by commas or whitespace. */
+function parseRuleList(value: string | undefined): string[] {
+  return (value ?? '').split(/[\s,]+/).filter(Boolean);
+}
+
+/** `name` or `name@range`: the name exactly, and the version within the range. */
+function matches(entry: string, candidate: { name: string; version: string }): boolean {
+  const at = entry.indexOf('@', 1);
+  const name = at === -1 ? entry : entry.slice(0, at);
+  const range = at === -1 ? undefined : entry.slice(at + 1);
+  return name === candidate.name && (range === undefined || semver.satisfies(candidate.version, range, { includePrerelease: true }));
+}
+
+function refuse(message: string): never {
+  throw new AppError('BOT_ERR_CHANNEL_PACKAGE_POLICY', message);
+}

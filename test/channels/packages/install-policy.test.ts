@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { checkInstallRules, installRulesFrom, type InstallRules } from '../../../host/channels/packages/install-policy.ts';
+import { packedChannel } from '../../support/channel-package-tarballs.ts';
+import { createPluginRoot } from '../../support/temp-plugin-root.ts';
+import { createTestApp } from '../../support/test-app.ts';
+import { startTestRegistry } from '../../support/test-registry.ts';
+
+const NOW = new Date('2026-11-26T12:00:00.000Z');
+const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 3_600_000).toISOString();
+const candidate = (name: string, version = '1.2.0', publishedAt: string | undefined = hoursAgo(1_000), fromRegistry = true) => ({ name, version, publishedAt, fromRegistry });
+const rules = (partial: Partial<InstallRules>): InstallRules => ({ allow: [], deny: [], minReleaseAgeHours: 0, ...partial });
+const refused = (run: () => void) => assert.throws(run, { code: 'BOT_ERR_CHANNEL_PACKAGE_POLICY' });
+
+test('a deny entry refuses its name, or only the versions in its range, whatever the allow list says', () => {
+  refused(() => checkInstallRules(candidate('bot-channel-x'), rules({ deny: ['bot-channel-x'], allow: ['bot-channel-x'] }), NOW));
+  refused(() => checkInstallRules(candidate('bot-channel-x', '1.2.0'), rules({ deny: ['bot-channel-x@<2'] }), NOW));
+  checkInstallRules(candidate('bot-channel-x', '2.0.0'), rules({ deny: ['bot-channel-x@<2'] }), NOW);
+  checkInstallRules(candidate('bot-channel-xy'), rules({ deny: ['bot-channel-x'] }), NOW);
+});
+
+test('an allow list lets in only what it names, in the ranges it gives', () => {
+  checkInstallRules(candidate('bot-channel-x', '1.4.0'), rules({ allow: ['bot-channel-y', 'bot-channel-x@^1.2'] }), NOW);
+  refused(() => checkInstallRules(candidate('bot-channel-x', '2.0.0'), rules({ allow: ['bot-channel-x@^1.2'] }), NOW));
+  refused(() => checkInstallRules(candidate('bot-channel-z'), rules({ allow: ['bot-channel-x'] }), NOW));
+});
+
+test('a minimum release age refuses younger registry versions and those whose age the registry does not say; uploads have none to check', () => {
+  const aged = rules({ minReleaseAgeHours: 48 });
+  checkInstallRules(candidate('bot-channel-x', '1.0.0', hoursAgo(49)), aged, NOW);
+  refused(() => checkInstallRules(candidate('bot-channel-x', '1.0.0', hoursAgo(47)), aged, NOW));
+  // (A default parameter would stand in for an undefined publish time: these are spelt out.)
+  refused(() => checkInstallRules({ name: 'bot-channel-x', version: '1.0.0', publishedAt: undefined, fromRegistry: true }, aged, NOW));
+  checkInstallRules({ name: 'bot-channel-x', version: '1.0.0', publishedAt: undefined, fromRegistry: false }, aged, NOW);
+});
+
+test('the rules are read from BOT_CHANNEL_ALLOW, BOT_CHANNEL_DENY and BOT_CHANNEL_MIN_RELEASE_AGE_HOURS', () => {
+  assert.deepEqual(installRulesFrom({ BOT_CHANNEL_ALLOW: 'bot-channel-a, bot-channel-b@^2', BOT_CHANNEL_DENY: undefined, BOT_CHANNEL_MIN_RELEASE_AGE_HOURS: 24 }), {
+    allow: ['bot-channel-a', 'bot-channel-b@^2'],
+    deny: [],
+    minReleaseAgeHours: 24,
+  });
+});
+
+test('the host applies the rules before it unpacks anything, and audits the refusal', async (t) => {
+  const registry = await startTestRegistry();
+  t.after(() => registry.close());
+  const storeDir = await mkdtemp(path.join(tmpdir(), 'bot-policy-store-'));
+  const appRoot = await createPluginRoot('bot-policy-app-');
+  t.after(() => Promise.all([rm(storeDir, { recursive: true, force: true }), rm(appRoot, { recursive: true, force: true })]));
+  const app = await createTestApp({ channels: { appRoot }, channelPackages: { storeDir, policy: 'registry', rules: rules({ deny: ['bot-channel-banned'] }), registry: { url: registry.url } } });
+  t.after(() => app.close());
+  const { manifest, tarball } = await packedChannel('banned', '1.0.0');
+  registry.publish(manifest, tarball);
+  const response = await app.request('POST', '/api/channel/packages', { as: 'admin', body: { spec: 'bot-channel-banned@1.0.0' } });
+  assert.equal(response.status, 403, response.text);
+  assert.equal(response.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_POLICY');
+  assert.match(response.body.error.message, /BOT_CHANNEL_DENY/);
+  const audit = await app.request('GET', '/api/channel/packages/audit', { as: 'viewer' });
+  assert.equal(audit.body.items[0].outcome, 'BOT_ERR_CHANNEL_PACKAGE_POLICY');
+  assert.deepEqual(await readdir(storeDir), [], 'nothing was unpacked');
+});
