@@ -35,6 +35,7 @@ import { printChatLink, printReadyLinks } from './print-chat-link.ts';
 import { seedSampleSource } from './seed/seed-sample-source.ts';
 import { printSampleCommands } from './print-sample-commands.ts';
 import { installRulesFrom } from './channels/packages/install-policy.ts';
+import { readChannelsFile, type DeclaredPackage } from './channels/packages/channels-file.ts';
 
 type Closer = () => Promise<void>;
 
@@ -54,6 +55,8 @@ async function main(): Promise<void> {
   await migrateToLatest(db);
 
   const secrets = await resolveSecrets(config);
+  // Read before anything serves: a file that does not parse stops the start, as bad configuration does.
+  const declared = config.BOT_CHANNELS_FILE === undefined ? undefined : await readChannelsFile(config.BOT_CHANNELS_FILE);
   let listeningPort = config.PORT;
   const services = createServices({
     db,
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
       storeDir: config.BOT_CHANNEL_STORE_DIR,
       policy: config.BOT_CHANNEL_INSTALL,
       rules: installRulesFrom(config),
+      declarative: declared !== undefined,
       registry: { url: config.BOT_CHANNEL_REGISTRY, ...(config.BOT_CHANNEL_REGISTRY_TOKEN === undefined ? {} : { token: config.BOT_CHANNEL_REGISTRY_TOKEN }) },
     },
     attachments: {
@@ -105,7 +109,7 @@ async function main(): Promise<void> {
   // Plugins load in the background (their runners start in their sandboxes); the dispatcher
   // starts once they have, so queued events do not spend their attempts on a channel still loading.
   let stopping = false;
-  const discovered = discoverPlugins(services, logger, config);
+  const discovered = discoverPlugins(services, logger, config).then(() => declared && reconcileChannelsFile(services, logger, declared, config.BOT_CHANNELS_FILE!));
   const dispatching = discovered.then(() =>
     stopping
       ? undefined
@@ -170,6 +174,17 @@ async function main(): Promise<void> {
 async function offerSampleDemo(services: ReturnType<typeof createServices>, config: Config, publicUrl: string): Promise<void> {
   const demo = await seedSampleSource(services, config.BOT_SAMPLE_PLATFORM_URL);
   if (demo) printSampleCommands(publicUrl, demo.apiUrl);
+}
+
+/** Makes the installed channel packages what BOT_CHANNELS_FILE declares; what fails is logged and left as it was. */
+async function reconcileChannelsFile(services: ReturnType<typeof createServices>, logger: Logger, declared: DeclaredPackage[], file: string): Promise<void> {
+  try {
+    const failures = await services.channelPackages.reconcile(declared, `file:${file}`);
+    for (const failure of failures) logger.error({ package: failure.name, code: failure.code, reason: failure.message }, 'a channel package of BOT_CHANNELS_FILE could not be applied; what was installed stays');
+    logger.info({ file, packages: declared.length, failed: failures.length }, 'channel packages reconciled with BOT_CHANNELS_FILE');
+  } catch (error) {
+    logger.error({ err: error, file }, 'reconciling BOT_CHANNELS_FILE failed; what was installed stays');
+  }
 }
 
 /** Discovers every channel (each plugin in its runner), then says so: `channels discovered`. */

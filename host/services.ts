@@ -103,7 +103,7 @@ export interface ServiceOptions {
   /** Plugins' egress: main passes the BOT_EGRESS_* limits; tests may also point names at local listeners. */
   egress?: Partial<EgressClientOptions>;
   /** Channel packages the host installs (BOT_CHANNEL_*): main passes them; without, installing is off. */
-  channelPackages?: { storeDir: string; policy: InstallPolicy; rules?: InstallRules; registry: RegistrySettings };
+  channelPackages?: { storeDir: string; policy: InstallPolicy; rules?: InstallRules; registry: RegistrySettings; declarative?: boolean };
 }
 
 /** Where a host that installs nothing keeps nothing: discovery finds no folder there. */
@@ -132,6 +132,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     installed: new InstalledPackages(db, channelStates.instanceId),
     store: packageStore,
     policy: packageOptions?.policy ?? 'off',
+    declarative: packageOptions?.declarative ?? false,
     ...(packageOptions?.rules ? { rules: packageOptions.rules } : {}),
     now,
     registry: packageOptions?.registry ?? { url: 'https://registry.npmjs.org/' },

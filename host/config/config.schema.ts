@@ -144,6 +144,11 @@ export const configSchema = z.object({
   BOT_CHANNEL_MIN_RELEASE_AGE_HOURS: nonNegativeInt
     .default(0)
     .describe('A registry version younger than this is refused (time for a hijacked release to be pulled); 0 turns the rule off.'),
+  BOT_CHANNELS_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('A file of `name@version#sha512-…` lines: the channel packages the host runs, reconciled at each start (installed, upgraded, removed to match). While it is set, the API and the panel only read the packages.'),
   BOT_CHANNEL_STORE_DIR: z
     .string()
     .default('./channel-packages')

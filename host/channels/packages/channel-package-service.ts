@@ -16,6 +16,7 @@ import { checkPluginManifest } from '../discovery/check-plugin-manifest.ts';
 import { PluginRejection } from '../discovery/plugin-rejection.ts';
 import { readPluginManifest } from '../discovery/read-plugin-manifest.ts';
 import { pluginLinkPolicy } from '../runner/plugin-read-paths.ts';
+import type { DeclaredPackage } from './channels-file.ts';
 import { findChannelFile } from './find-channel-file.ts';
 import { checkInstallRules, OPEN_RULES, type InstallRules } from './install-policy.ts';
 import type { ChannelPackageStore } from './channel-package-store.ts';
@@ -30,6 +31,8 @@ export interface ChannelPackageServiceOptions {
   installed: InstalledPackages;
   store: ChannelPackageStore;
   policy: InstallPolicy;
+  /** The set is declared in BOT_CHANNELS_FILE: only `reconcile` changes it. */
+  declarative?: boolean;
   /** Allow and deny lists, minimum release age; default none. */
   rules?: InstallRules;
   now?: () => Date;
@@ -78,6 +81,11 @@ export class ChannelPackageService {
     return this.#options.policy;
   }
 
+  /** Whether the set is declared in BOT_CHANNELS_FILE (the API and the panel then only read it). */
+  get declarative(): boolean {
+    return this.#options.declarative ?? false;
+  }
+
   list(): Promise<InstalledPackage[]> {
     return this.#options.installed.list();
   }
@@ -98,11 +106,12 @@ export class ChannelPackageService {
   }
 
   install(request: InstallRequest): Promise<InstallOutcome> {
-    return this.#serially(() => this.#install(request));
+    return this.#serially(() => this.#install(this.#undeclared(request)));
   }
 
   remove(name: string, actor: string): Promise<void> {
     return this.#serially(async () => {
+      this.#undeclared(name);
       if (!(await this.#options.installed.remove(name, actor))) throw new AppError('BOT_ERR_CHANNEL_PACKAGE_NOT_INSTALLED', `${name} is not installed by the host`);
       await this.#options.rescan();
     });
@@ -111,6 +120,7 @@ export class ChannelPackageService {
   /** Returns `name` to the version it replaced, on every instance, through the usual drain. */
   rollback(name: string, actor: string): Promise<InstallOutcome> {
     return this.#serially(async () => {
+      this.#undeclared(name);
       const rolledBack = await this.#options.installed.rollback(name, actor);
       if (!rolledBack) {
         if (!(await this.#options.installed.get(name))) throw new AppError('BOT_ERR_CHANNEL_PACKAGE_NOT_INSTALLED', `${name} is not installed by the host`);
@@ -118,6 +128,28 @@ export class ChannelPackageService {
       }
       await this.#options.rescan();
       return { package: rolledBack, channel: this.#channelOutcome(rolledBack) };
+    });
+  }
+
+  /**
+   * Makes the installed set what BOT_CHANNELS_FILE declares: each package installed at exactly its
+   * version and integrity (fetched from the registry when it is not already the installed one),
+   * the others removed. What fails is reported and left as it was; the rest goes on.
+   */
+  reconcile(declared: DeclaredPackage[], actor: string): Promise<ReconcileFailure[]> {
+    return this.#serially(async () => {
+      const failures: ReconcileFailure[] = [];
+      const wanted = new Set(declared.map((entry) => entry.name));
+      for (const entry of declared) {
+        const current = await this.#options.installed.get(entry.name);
+        if (current?.integrity === entry.integrity && current.version === entry.version) continue;
+        await this.#install({ spec: `${entry.name}@${entry.version}`, integrity: entry.integrity, actor }).catch((error: unknown) => failures.push(failureOf(entry.name, error)));
+      }
+      for (const installed of await this.#options.installed.list()) {
+        if (!wanted.has(installed.name)) await this.#options.installed.remove(installed.name, actor).catch((error: unknown) => failures.push(failureOf(installed.name, error)));
+      }
+      await this.#options.rescan();
+      return failures;
     });
   }
 
@@ -158,6 +190,14 @@ export class ChannelPackageService {
     await this.#options.rescan();
     const installed = (await this.#options.installed.get(fetched.name))!;
     return { package: installed, channel: this.#channelOutcome(installed) };
+  }
+
+  /** The API's changes, refused while a file declares the set (the next start would undo them). */
+  #undeclared<T>(subject: T): T {
+    if (this.#options.declarative) {
+      throw new AppError('BOT_ERR_CHANNEL_INSTALL_DECLARATIVE', 'The channel packages are declared in BOT_CHANNELS_FILE: change the file instead');
+    }
+    return subject;
   }
 
   #allow(request: InstallRequest): void {
@@ -235,3 +275,15 @@ export class ChannelPackageService {
   }
 }
 
+
+/** A declared package the reconciliation could not apply. */
+export interface ReconcileFailure {
+  name: string;
+  code: string;
+  message: string;
+}
+
+function failureOf(name: string, error: unknown): ReconcileFailure {
+  const code = (error as { code?: unknown }).code;
+  return { name, code: typeof code === 'string' ? code : 'BOT_ERR_INTERNAL', message: (error as Error).message };
+}

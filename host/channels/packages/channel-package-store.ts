@@ -142,6 +142,17 @@ export class ChannelPackageStore {
       throw new AppError('BOT_ERR_CHANNEL_PACKAGE_APPLY_FAILED', `BOT_CHANNEL_STORE_DIR (${this.#options.dir}) belongs to another user than the host's`);
     }
     if ((folder.mode & 0o777) !== 0o755) await chmod(this.#options.dir, 0o755);
+    if (process.getuid?.() === 0) await this.#ensureReachableByRunners();
+  }
+
+  /** As root, runners read as uids of their own: every folder above the store must let others pass. */
+  async #ensureReachableByRunners(): Promise<void> {
+    for (let dir = path.dirname(this.#options.dir); ; dir = path.dirname(dir)) {
+      if (((await stat(dir)).mode & 0o001) === 0) {
+        throw new AppError('BOT_ERR_CHANNEL_PACKAGE_APPLY_FAILED', `Channel runners cannot reach BOT_CHANNEL_STORE_DIR: ${dir} does not let other users pass (chmod o+x, or choose another folder)`);
+      }
+      if (dir === path.dirname(dir)) return;
+    }
   }
 
   /** A name folder that became a link (someone else's doing) would lead the host's writes elsewhere. */

@@ -37,6 +37,7 @@ const listSchema = z.object({
   items: z.array(packageSchema),
   total: z.number().int(),
   policy: z.enum(['off', 'registry', 'any']).describe('BOT_CHANNEL_INSTALL'),
+  declarative: z.boolean().describe('The set is declared in BOT_CHANNELS_FILE: it changes with the file, not through this API'),
   failures: z.array(failureSchema).describe('What this instance could not apply of the installed set; it serves what it had'),
 });
 
@@ -98,7 +99,7 @@ export function channelPackageRoutes({ packages }: { packages: ChannelPackageSer
       success: { status: 200, description: 'The installed set', schema: listSchema },
       async handle() {
         const items = await packages.list();
-        return { items, total: items.length, policy: packages.policy, failures: packages.failures() };
+        return { items, total: items.length, policy: packages.policy, declarative: packages.declarative, failures: packages.failures() };
       },
     }),
     defineRoute({
