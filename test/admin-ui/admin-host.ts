@@ -29,12 +29,23 @@ export interface AdminHost {
   close(): Promise<void>;
 }
 
-export async function startAdminHost(): Promise<AdminHost> {
+/** What the host is started with beyond the defaults every admin-ui test shares. */
+export interface AdminHostOptions {
+  /**
+   * The registry the host installs channel packages from (BOT_CHANNEL_REGISTRY); the packages
+   * it installs then go to a temporary BOT_CHANNEL_STORE_DIR, removed at `close()`.
+   */
+  channelRegistry?: string;
+}
+
+export async function startAdminHost(options: AdminHostOptions = {}): Promise<AdminHost> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-admin-ui-'));
+  const packageEnv: Record<string, string> = options.channelRegistry === undefined ? {} : { BOT_CHANNEL_REGISTRY: options.channelRegistry, BOT_CHANNEL_STORE_DIR: await mkdtemp(path.join(tmpdir(), 'bot-admin-ui-packages-')) };
   const removeAll = async () => {
     await database.close();
     await rm(dataDir, { recursive: true, force: true });
+    if (packageEnv.BOT_CHANNEL_STORE_DIR) await rm(packageEnv.BOT_CHANNEL_STORE_DIR, { recursive: true, force: true });
   };
   const host = await startHostProcess({
     DATABASE_URL: database.url,
@@ -44,6 +55,7 @@ export async function startAdminHost(): Promise<AdminHost> {
     // `info`: the harness waits for the "listening" line.
     BOT_LOG_LEVEL: 'info',
     BOT_SANDBOX_MAX_THREADS: '1',
+    ...packageEnv,
   }).catch(async (error: unknown) => {
     await removeAll();
     throw error;

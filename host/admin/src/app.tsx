@@ -7,6 +7,7 @@ import { MemoryFormPage } from './pages/memory/memory-form-page.tsx';
 import { MemoryListPage } from './pages/memory/memory-list-page.tsx';
 import { SignInPage } from './pages/sign-in/sign-in-page.tsx';
 import { ChannelsPage } from './pages/channels/channels-page.tsx';
+import { ChannelPackagesPage } from './pages/channels/packages/channel-packages-page.tsx';
 import { SourcesPage } from './pages/sources/sources-page.tsx';
 import { WorkflowsPage } from './pages/workflows/workflows-page.tsx';
 import { WorkflowEditorPage } from './pages/workflows/workflow-editor-page.tsx';
@@ -38,6 +39,7 @@ export function App() {
             <Route path="workflows" element={<WorkflowsPage />} />
             <Route path="workflows/:id" element={<WorkflowEditorPage />} />
             <Route path="channels" element={<ChannelsPage />} />
+            <Route path="channels/packages" element={<ChannelPackagesPage />} />
             <Route path="sources" element={<SourcesPage />} />
             <Route
               path="sources/:id"

@@ -55,6 +55,83 @@ export interface RescanReport {
   rejected: { file: string; code: string | null; message: string | null }[];
 }
 
+/** How far something vouches for a package's tarball. */
+export type ChannelPackageTrust = 'verified' | 'unsigned' | 'pinned' | 'unverified';
+
+/** What a channel package's package.json says, as the host read it from the tarball. */
+export interface ChannelPackageManifest {
+  name: string;
+  version: string;
+  description: string | null;
+  peerDependencies: Record<string, string>;
+  dependencies: Record<string, string>;
+  bundleDependencies: string[];
+  /** The hosts it declares it sends to (`bot.egress`). */
+  egress: string[];
+  engines: Record<string, string>;
+  /** Whether npm would run code of it at install; the host never does. */
+  hasInstallScripts: boolean;
+}
+
+/** A channel package the host installed. */
+export interface ChannelPackage {
+  name: string;
+  version: string;
+  /** sha512 of the tarball (SRI). */
+  integrity: string;
+  trust: ChannelPackageTrust;
+  manifest: ChannelPackageManifest;
+  installedBy: string;
+  installedAt: string;
+  /** The version a rollback returns to; null when it replaced none. */
+  previousVersion: string | null;
+}
+
+/** What this instance could not apply of the installed set. */
+export interface ChannelPackageFailure {
+  name: string;
+  version: string;
+  code: string;
+  message: string;
+}
+
+/** `GET /api/channel/packages`. */
+export interface ChannelPackageList extends Page<ChannelPackage> {
+  /** BOT_CHANNEL_INSTALL. */
+  policy: 'off' | 'registry' | 'any';
+  /** The set is declared in BOT_CHANNELS_FILE: it changes with the file only. */
+  declarative: boolean;
+  failures: ChannelPackageFailure[];
+}
+
+/** `POST /api/channel/packages/preview`: what would be installed, fetched and checked. */
+export interface ChannelPackagePreview {
+  name: string;
+  version: string;
+  integrity: string;
+  trust: ChannelPackageTrust;
+  publishedAt: string | null;
+  manifest: ChannelPackageManifest;
+}
+
+/** `POST /api/channel/packages`: the package, and what discovery made of its channel here. */
+export interface ChannelPackageInstall {
+  package: ChannelPackage;
+  channel: { status: 'registered' | 'disabled' | 'rejected' | 'missing'; name: string | null; code: string | null; message: string | null };
+}
+
+/** One install, upgrade or removal; `outcome` is `ok` or the code that refused it. */
+export interface ChannelPackageAuditEntry {
+  at: string;
+  actor: string;
+  action: 'install' | 'upgrade' | 'remove';
+  name: string;
+  version: string | null;
+  integrity: string | null;
+  outcome: string;
+  message: string | null;
+}
+
 export interface Source {
   id: string;
   ref: string;

@@ -5,7 +5,8 @@ import { useSession } from '../auth/session-context.tsx';
 const MENU: { label: string; to: string; end?: boolean; indent?: boolean }[] = [
   { label: 'Workflows', to: '/workflows', end: true },
   { label: 'Memory', to: '/workflows/memory', indent: true },
-  { label: 'Channels', to: '/channels' },
+  { label: 'Channels', to: '/channels', end: true },
+  { label: 'Install', to: '/channels/packages', indent: true },
   { label: 'Sources', to: '/sources' },
   { label: 'Runs', to: '/runs' },
   { label: 'Dead letters', to: '/dead-letters' },

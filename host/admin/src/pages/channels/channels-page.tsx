@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { api } from '../../api/api-client.ts';
 import { errorMessage } from '../../api/api-error.ts';
 import type { Channel, ChannelDiagnostic, Page, RescanReport } from '../../api/api-types.ts';
@@ -31,9 +32,14 @@ export function ChannelsPage() {
     <section>
       <header className="page-header">
         <h1>Channels</h1>
-        <button type="button" disabled={!can('channel:update') || rescan.busy} onClick={runRescan}>
-          {rescan.busy ? 'Rescanning…' : 'Rescan'}
-        </button>
+        <span className="actions">
+          <Link className="button" to="/channels/packages">
+            Install a package
+          </Link>
+          <button type="button" disabled={!can('channel:update') || rescan.busy} onClick={runRescan}>
+            {rescan.busy ? 'Rescanning…' : 'Rescan'}
+          </button>
+        </span>
       </header>
       {rescan.report && <p className="notice" role="status">{describeRescan(rescan.report)}</p>}
       {rescan.error && <p className="error" role="alert">{rescan.error}</p>}
