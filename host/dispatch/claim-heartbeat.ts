@@ -38,6 +38,14 @@ export class ClaimHeartbeat {
     this.#timer = undefined;
   }
 
+  /**
+   * Resolves once the renewals already started have finished: one in flight when a claim is
+   * released still writes its `claimed_at` after the release.
+   */
+  settled(): Promise<void> {
+    return this.#beating;
+  }
+
   /** Renews every held claim now; a failure is logged and the next beat tries again. */
   async beat(): Promise<void> {
     if (this.#held.size === 0) return;
