@@ -24,6 +24,10 @@ const BENCHMARKS: Record<string, { description: string; load: () => Promise<{ ru
     load: async () => ({ run: (await import('./web.ts')).runWebBenchmark }),
   },
   'admin-editor': { description: 'the workflow editor: admin bundle gzip per chunk, editor page load vs the Memory list (Chromium), typing latency in 500 lines', load: async () => ({ run: (await import('./admin-editor.ts')).runAdminEditorBenchmark }) },
+  install: {
+    description: 'channel packages: request → serving for the sample package, cold from a local registry and cached (rollback), and failed webhooks during an upgrade at 100 webhooks/s',
+    load: async () => ({ run: (await import('./install.ts')).runInstallBenchmark }),
+  },
   chaos: {
     description: 'faults under load: two instances, one SIGKILLed and a PostgreSQL restart mid-run; sent/acknowledged/processed/lost/duplicated, one instance vs two',
     load: async () => ({ run: (await import('./chaos.ts')).runChaosBenchmark }),
