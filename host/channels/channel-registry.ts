@@ -56,6 +56,13 @@ export interface ChannelRegistryDeps<S> {
   ): Promise<DiscoveryResult<S>[]>;
   /** Starts a sandbox for one file again (enabling a channel that was disabled). */
   start(file: ChannelFile): Promise<LoadedChannel<S>>;
+  /**
+   * Starts a file to try it out, resolving with what it says of itself; the sandbox may be kept
+   * for the discovery that follows (WarmSandboxes). Default: start, describe, close.
+   */
+  trial?(file: ChannelFile): Promise<ChannelDescription>;
+  /** Closes what `trial` kept and no discovery took. */
+  closeTrials?(): Promise<void>;
   fingerprint(realFile: string): Promise<string>;
   /** The operators' enabled choices; a channel absent from the map is enabled. */
   enabledStates(): Promise<Map<string, boolean>>;
@@ -170,11 +177,12 @@ export class ChannelRegistry<S = unknown> {
   }
 
   /**
-   * Starts `file` in a sandbox of its own beside everything running, asks it to describe itself,
-   * and closes it: how an install proves a package loads before any traffic could move to it.
-   * Throws the check's coded error when it does not.
+   * Starts `file` in a sandbox of its own beside everything running and asks it to describe
+   * itself: how an install proves a package loads before any traffic could move to it. Throws the
+   * check's coded error when it does not.
    */
   async trial(file: ChannelFile): Promise<ChannelDescription> {
+    if (this.deps.trial) return this.deps.trial(file);
     const loaded = await this.deps.start(file);
     try {
       return loaded.description;
@@ -246,6 +254,7 @@ export class ChannelRegistry<S = unknown> {
       const loaded = [...this.#entries.values()].flatMap((entry) => (entry.loaded ? [entry.loaded] : []));
       this.#entries = new Map();
       await closeAll(loaded);
+      await this.deps.closeTrials?.();
     });
   }
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { channelFingerprint } from './channel-fingerprint.ts';
+import { WarmSandboxes } from './warm-sandboxes.ts';
 import { ChannelRegistry } from './channel-registry.ts';
 import type { ChannelStateStore } from './channel-state-store.ts';
 import { discoverChannels } from './discovery/discover-channels.ts';
@@ -39,12 +40,16 @@ export function createChannelRegistry(options: ChannelRegistryOptions): ChannelR
     logger: options.logger.child({ component: 'sandbox' }),
     ...(options.onRunnerExit ? { onRunnerExit: options.onRunnerExit } : {}),
   });
+  // An install's trial start is kept for the rescan that follows it: its runner starts once.
+  const warm = new WarmSandboxes(load, channelFingerprint);
   return new ChannelRegistry({
     discover: async (reuse, dormant, include) => {
       await options.prepare?.();
-      return discoverChannels({ appRoot: options.appRoot, ...(options.storeDir === undefined ? {} : { storeDir: options.storeDir }), links, providedVersions, load, reuse, dormant, include });
+      return discoverChannels({ appRoot: options.appRoot, ...(options.storeDir === undefined ? {} : { storeDir: options.storeDir }), links, providedVersions, load: (file) => warm.load(file), reuse, dormant, include });
     },
     start: load,
+    trial: (file) => warm.trial(file),
+    closeTrials: () => warm.close(),
     fingerprint: channelFingerprint,
     enabledStates: () => options.states.enabledStates(),
     disabledDeclarations: () => options.states.disabledDeclarations(),
