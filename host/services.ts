@@ -127,7 +127,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
   const webChat = createWebChat({ db, logger, now, ...webChatOptions });
   const hostRoot = channels.hostRoot ?? HOST_ROOT;
   const providedVersions = readHostProvidedVersions(hostRoot);
-  const packageStore = new ChannelPackageStore({ dir: packageOptions?.storeDir ?? NO_PACKAGE_STORE, hostRoot, providedPeers: Object.keys(providedVersions), extract: (tarball, destination) => extractChannelPackage(tarball, destination) });
+  const packageStore = new ChannelPackageStore({ dir: packageOptions?.storeDir ?? NO_PACKAGE_STORE, hostRoot, providedPeers: Object.keys(providedVersions), extract: (tarball, destination, limits) => extractChannelPackage(tarball, destination, limits) });
   const channelPackages = new ChannelPackageService({
     installed: new InstalledPackages(db, channelStates.instanceId),
     store: packageStore,

@@ -30,7 +30,7 @@ describe('channel install page', { skip }, () => {
       manifest.bot = { egress: ['api.x.example'] };
     });
     await publish('y', '1.0.0', (manifest) => {
-      manifest.dependencies = { 'left-pad': '1.0.0' };
+      manifest.dependencies = { 'left-pad': 'https://example.invalid/left-pad-1.0.0.tgz' };
     });
     admin = await startAdminHost({ channelRegistry: registry.url });
   });
@@ -126,19 +126,19 @@ describe('channel install page', { skip }, () => {
     await expect(page.getByRole('alert').locator('.error-code')).text('BOT_ERR_CHANNEL_PACKAGE_INTEGRITY_MISMATCH');
     await expect(installButton()).disabled();
 
-    // A dependency the host cannot provide: the preview lists it, the install refuses it.
+    // A dependency from outside the registry (a tarball URL): the preview lists it, the install refuses it.
     await page.getByLabel('Pinned integrity').fill('');
     await page.getByRole('button', { name: 'Preview' }).click();
-    await expect(preview().locator('[data-fact="dependencies"]')).contains('left-pad 1.0.0');
+    await expect(preview().locator('[data-fact="dependencies"]')).contains('left-pad https://example.invalid/left-pad-1.0.0.tgz');
     await installButton().click();
     const refusal = page.getByRole('alert');
     await refusal.waitFor({ timeout: INSTALL_TIMEOUT_MS });
     await expect(refusal).contains('Install refused: nothing was installed');
-    await expect(refusal.locator('.error-code')).text('BOT_ERR_CHANNEL_PACKAGE_DEPENDENCIES');
+    await expect(refusal.locator('.error-code')).text('BOT_ERR_CHANNEL_PACKAGE_DEPENDENCY_REFUSED');
     await expect(refusal.locator('.error-message')).contains('depends on left-pad');
     await expect(latestAudit()).contains('bot-channel-y@1.0.0');
-    assert.equal(await latestAudit().getAttribute('data-outcome'), 'BOT_ERR_CHANNEL_PACKAGE_DEPENDENCIES');
-    await expect(latestAudit().locator('code')).text('BOT_ERR_CHANNEL_PACKAGE_DEPENDENCIES');
+    assert.equal(await latestAudit().getAttribute('data-outcome'), 'BOT_ERR_CHANNEL_PACKAGE_DEPENDENCY_REFUSED');
+    await expect(latestAudit().locator('code')).text('BOT_ERR_CHANNEL_PACKAGE_DEPENDENCY_REFUSED');
     assert.equal(await row('bot-channel-y').count(), 0);
     await saveScreenshot(page, 'channel-install-refused');
 

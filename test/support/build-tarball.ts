@@ -54,3 +54,8 @@ export function tarballOf(entries: RawEntry[], options: { gzip?: boolean } = {})
 export function packageJsonEntry(manifest: Record<string, unknown>): RawEntry {
   return { path: 'package/package.json', data: JSON.stringify(manifest) };
 }
+
+/** A plain (non-channel) package, `package/package.json` and `files` ({ 'index.js': '…' }), as a dependency is published. */
+export function libraryTarball(manifest: Record<string, unknown>, files: Record<string, string> = {}): Buffer {
+  return tarballOf([packageJsonEntry(manifest), ...Object.entries(files).map(([file, data]) => ({ path: `package/${file}`, data }))]);
+}

@@ -14,10 +14,15 @@ export interface PackedChannel {
  * `bot-channel-<name>` at `version`, whose decode prefixes each text with the version (so a test
  * can tell which version served), its manifest changed by `edit`.
  */
-export async function packedChannel(name: string, version: string, edit: (manifest: Record<string, unknown>) => void = () => {}): Promise<PackedChannel> {
+export function packedChannel(name: string, version: string, edit: (manifest: Record<string, unknown>) => void = () => {}): Promise<PackedChannel> {
+  return packedChannelOf(name, version, upgradableChannelSource(name, version), edit);
+}
+
+/** `bot-channel-<name>` at `version` whose channel file is `source`, its manifest changed by `edit`. */
+export async function packedChannelOf(name: string, version: string, source: string, edit: (manifest: Record<string, unknown>) => void = () => {}): Promise<PackedChannel> {
   const root = await createPluginRoot('bot-packed-channel-');
   try {
-    await writeChannelPackage(root, name, upgradableChannelSource(name, version), version);
+    await writeChannelPackage(root, name, source, version);
     const folder = path.join(root, 'node_modules', `bot-channel-${name}`);
     const manifest = JSON.parse(await readFile(path.join(folder, 'package.json'), 'utf8')) as Record<string, unknown>;
     edit(manifest);

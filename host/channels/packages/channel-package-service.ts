@@ -1,8 +1,9 @@
 /**
  * Installs, upgrades and removes the channel packages the host runs, for the admin API, the panel
  * and the CLI alike. No package code runs on the host on the way: the tarball is fetched and
- * checked (fetch-channel-package.ts), unpacked by the host itself with nothing executed
- * (extract-channel-package.ts), and checked as discovery checks a package before any of it
+ * checked (fetch-channel-package.ts), its dependencies fetched from the same registry and
+ * checked alike (fetch-channel-dependencies.ts), all unpacked by the host itself with nothing
+ * executed (extract-channel-package.ts), and checked as discovery checks a package before any of it
  * runs (manifest, peers, links). Only then does it join the installed set in PostgreSQL, which
  * every instance converges to, and the registry's rescan starts it in its sandboxed runner,
  * moving traffic from an older version through the usual drain.
@@ -21,6 +22,7 @@ import { findChannelFile } from './find-channel-file.ts';
 import { checkInstallRules, OPEN_RULES, type InstallRules } from './install-policy.ts';
 import type { ChannelPackageStore } from './channel-package-store.ts';
 import { convergeChannelPackages, type ConvergeFailure } from './converge-channel-packages.ts';
+import { fetchChannelDependencies, type DependencyBundle } from './fetch-channel-dependencies.ts';
 import type { FetchedPackage, RegistrySettings } from './fetch-channel-package.ts';
 import type { InstalledPackage, InstalledPackages, PackageAuditEntry } from './installed-packages.ts';
 
@@ -54,6 +56,8 @@ export interface ChannelPackageServiceOptions {
   diagnostics(): Array<Pick<DiagnosticEntry, 'package' | 'name' | 'status' | 'code' | 'message'>>;
   fetch(spec: string, registry: RegistrySettings, options: { pinnedIntegrity?: string }): Promise<FetchedPackage>;
   fromUpload(tarball: Buffer, options: { pinnedIntegrity?: string }): Promise<FetchedPackage>;
+  /** Fetches a package's dependencies from the registry into one bundle; fetchChannelDependencies by default. */
+  fetchDependencies?: typeof fetchChannelDependencies;
 }
 
 /** What an install asks for: a registry spec (`bot-channel-x@1.2.0`) or an uploaded tarball. */
@@ -174,14 +178,16 @@ export class ChannelPackageService {
       fetched = await this.#fetch(request);
       const candidate = { name: fetched.name, version: fetched.version, publishedAt: fetched.publishedAt, fromRegistry: 'spec' in request };
       checkInstallRules(candidate, this.#options.rules ?? OPEN_RULES, this.#options.now?.() ?? new Date());
-      const packageDir = await this.#options.store.stage(fetched, fetched.tarball);
+      const dependencies = await this.#dependencies(fetched);
+      const stored = { ...fetched, dependenciesIntegrity: dependencies?.integrity ?? null };
+      const packageDir = await this.#options.store.stage(stored, fetched.tarball, dependencies?.tarball);
       await this.#check(fetched, packageDir).catch(async (error: unknown) => {
-        await this.#options.store.discard(fetched!);
+        await this.#options.store.discard(stored);
         throw error;
       });
       const previous = await this.#options.installed.get(fetched.name);
       const entry = { name: fetched.name, version: fetched.version, integrity: fetched.integrity, trust: fetched.trust, manifest: fetched.manifest, installedBy: request.actor };
-      await this.#options.installed.put({ ...entry, tarball: fetched.tarball }, previous ? 'upgrade' : 'install');
+      await this.#options.installed.put({ ...entry, tarball: fetched.tarball, dependencies }, previous ? 'upgrade' : 'install');
     } catch (error) {
       await this.#refused(request, fetched, error);
       throw error;
@@ -214,16 +220,22 @@ export class ChannelPackageService {
   }
 
   /**
+   * The package's dependencies, from the configured registry whatever the package came from (an
+   * upload too): those it does not bundle and the host does not provide.
+   */
+  #dependencies(fetched: FetchedPackage): Promise<DependencyBundle | undefined> {
+    const fetchDependencies = this.#options.fetchDependencies ?? fetchChannelDependencies;
+    const options = { hostPeers: Object.keys(this.#options.providedVersions), bundled: fetched.manifest.bundleDependencies };
+    return fetchDependencies(fetched.manifest.dependencies, `${fetched.name}@${fetched.version}`, this.#options.registry, options);
+  }
+
+  /**
    * The checks discovery makes before a package's code runs, on the staged copy: the name, the
-   * dependencies the host can provide, the manifest and peers, and its links.
+   * manifest and peers, and its links. Its dependencies hold no links: the host's extractor
+   * refuses them.
    */
   async #check(fetched: FetchedPackage, packageDir: string): Promise<void> {
     if (!fetched.name.startsWith(PACKAGE_PREFIX)) throw new AppError('BOT_ERR_CHANNEL_PACKAGE_NAME_INVALID', `Package "${fetched.name}" must be named ${PACKAGE_PREFIX}*`);
-    const bundled = new Set(fetched.manifest.bundleDependencies);
-    const missing = Object.keys(fetched.manifest.dependencies).filter((name) => !bundled.has(name) && !(name in this.#options.providedVersions));
-    if (missing.length > 0) {
-      throw new AppError('BOT_ERR_CHANNEL_PACKAGE_DEPENDENCIES', `${fetched.name}@${fetched.version} depends on ${missing.join(', ')}: the host installs no dependencies yet; bundle them (bundleDependencies)`);
-    }
     const file = await findChannelFile(packageDir);
     if (!file) throw new AppError('BOT_ERR_CHANNEL_PACKAGE_NO_CHANNEL', `${fetched.name}@${fetched.version} holds no *.channel.js file`);
     const channel = { file, realFile: file, origin: 'package' as const };

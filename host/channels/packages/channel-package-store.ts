@@ -6,6 +6,7 @@
  *
  *   <store>/<name>/<version>-<digest>/node_modules/<name>/…   the package, as its tarball holds it
  *   <store>/<name>/<version>-<digest>/node_modules/zod -> <host>/node_modules/zod   each peer the host provides
+ *   <store>/<name>/<version>-<digest>/node_modules/<dependency>  its dependencies, unpacked from their bundle
  *   <store>/<name>/current -> <version>-<digest>                what discovery finds
  *
  * A version folder is built beside the others under a temporary name and renamed into place
@@ -18,7 +19,9 @@ import { chmod, lstat, mkdir, readdir, readlink, rename, rm, stat, symlink } fro
 import path from 'node:path';
 import semver from 'semver';
 import { AppError } from '../../errors/app-error.ts';
+import { DEPENDENCY_BUNDLE_LIMITS } from './fetch-channel-dependencies.ts';
 import { checkChannelPackageName } from './parse-channel-package-spec.ts';
+import type { TarballLimits } from './read-channel-tarball.ts';
 
 export interface ChannelPackageStoreOptions {
   /** BOT_CHANNEL_STORE_DIR. */
@@ -28,7 +31,7 @@ export interface ChannelPackageStoreOptions {
   /** Names of the peers the host provides (`@bot-ai/api`, `zod`…): linked into each package's folder. */
   providedPeers: string[];
   /** Unpacks a tarball into `destination` (which must not exist), running none of its code. */
-  extract(tarball: Buffer, destination: string): Promise<void>;
+  extract(tarball: Buffer, destination: string, limits?: Partial<TarballLimits>): Promise<void>;
 }
 
 /** A version of a package, as the store holds it. */
@@ -36,6 +39,8 @@ export interface StoredVersion {
   name: string;
   version: string;
   integrity: string;
+  /** The sha512 of its dependencies as installed (a bundle of them); null or absent when it has none to install. */
+  dependenciesIntegrity?: string | null;
 }
 
 const CURRENT = 'current';
@@ -65,8 +70,11 @@ export class ChannelPackageStore {
     return existsSync(this.packageDir(stored));
   }
 
-  /** Unpacks `tarball` as `stored` beside the versions already there (nothing switches to it); the package's folder. */
-  async stage(stored: StoredVersion, tarball: Buffer): Promise<string> {
+  /**
+   * Unpacks `tarball` as `stored` beside the versions already there (nothing switches to it), its
+   * `dependencies` bundle first, as the version folder's `node_modules`; the package's folder.
+   */
+  async stage(stored: StoredVersion, tarball: Buffer, dependencies?: Buffer): Promise<string> {
     if (this.has(stored)) return this.packageDir(stored);
     await this.#ensureReadableRoot();
     const nameDir = this.#nameDir(stored.name);
@@ -74,7 +82,9 @@ export class ChannelPackageStore {
     await this.#refuseLinkAt(nameDir);
     const staging = path.join(nameDir, `.staging-${randomUUID()}`);
     try {
-      await mkdir(path.join(staging, 'node_modules'), { recursive: true, mode: 0o755 });
+      await mkdir(staging, { mode: 0o755 });
+      if (dependencies) await this.#options.extract(dependencies, path.join(staging, 'node_modules'), DEPENDENCY_BUNDLE_LIMITS);
+      else await mkdir(path.join(staging, 'node_modules'), { mode: 0o755 });
       await this.#options.extract(tarball, path.join(staging, 'node_modules', stored.name));
       await this.#linkPeers(path.join(staging, 'node_modules'));
       await rename(staging, this.#versionDir(stored)).catch((error: NodeJS.ErrnoException) => {
@@ -119,12 +129,19 @@ export class ChannelPackageStore {
     return readlink(path.join(this.#nameDir(name), CURRENT)).catch(() => undefined);
   }
 
-  /** `<version>-<digest>`: two tarballs of one version (an upload, a republished registry) never share a folder. */
+  /**
+   * `<version>-<digest>`: two tarballs of one version (an upload, a republished registry) never
+   * share a folder, nor one version with two different sets of dependencies.
+   */
   folderName(stored: StoredVersion): string {
     if (semver.valid(stored.version) !== stored.version) {
       throw new AppError('BOT_ERR_CHANNEL_PACKAGE_MANIFEST_INVALID', `${stored.name}: "${stored.version.slice(0, 64)}" is not a version`);
     }
-    const digest = createHash('sha256').update(stored.integrity).digest('hex').slice(0, 12);
+    const digest = createHash('sha256')
+      .update(stored.integrity)
+      .update(stored.dependenciesIntegrity ? `\n${stored.dependenciesIntegrity}` : '')
+      .digest('hex')
+      .slice(0, 12);
     return `${stored.version}-${digest}`;
   }
 

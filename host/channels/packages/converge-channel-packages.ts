@@ -14,13 +14,14 @@ export interface ConvergeFailure {
 
 /**
  * Makes this instance's package folder hold the installed set: each package unpacked from the
- * tarball kept in the database (no registry needed, so every instance gets the same bytes) and
+ * tarball kept in the database, with the bundle of its dependencies kept beside it (no registry
+ * needed, so every instance gets the same bytes), and
  * made current; a package gone from the set is no longer offered to discovery. A package that
  * cannot be applied (a full disk, a tarball that no longer matches its integrity) is reported and
  * left as it was: its current version, if any, keeps serving.
  * @example const failures = await convergeChannelPackages(installed, store); // then rescan
  */
-export async function convergeChannelPackages(installed: Pick<InstalledPackages, 'list' | 'tarball'>, store: ChannelPackageStore): Promise<ConvergeFailure[]> {
+export async function convergeChannelPackages(installed: Pick<InstalledPackages, 'list' | 'tarball' | 'dependencies'>, store: ChannelPackageStore): Promise<ConvergeFailure[]> {
   const wanted = await installed.list();
   const failures: ConvergeFailure[] = [];
   for (const entry of wanted) {
@@ -36,7 +37,7 @@ export async function convergeChannelPackages(installed: Pick<InstalledPackages,
   return failures;
 }
 
-async function apply(entry: InstalledPackage, installed: Pick<InstalledPackages, 'tarball'>, store: ChannelPackageStore): Promise<void> {
+async function apply(entry: InstalledPackage, installed: Pick<InstalledPackages, 'tarball' | 'dependencies'>, store: ChannelPackageStore): Promise<void> {
   if (!store.has(entry)) {
     const tarball = await installed.tarball(entry.name, entry.integrity);
     // Replaced since the list was read: the next notice brings the new one.
@@ -49,9 +50,19 @@ async function apply(entry: InstalledPackage, installed: Pick<InstalledPackages,
     if (manifest.name !== entry.name || manifest.version !== entry.version) {
       throw new AppError('BOT_ERR_CHANNEL_PACKAGE_MANIFEST_INVALID', `The stored tarball of ${entry.name}@${entry.version} is ${manifest.name}@${manifest.version}`);
     }
-    await store.stage(entry, tarball);
+    await store.stage(entry, tarball, await storedDependencies(entry, installed));
   }
   if ((await store.currentFolder(entry.name)) !== store.folderName(entry)) await store.makeCurrent(entry);
+}
+
+/** The dependencies bundle the installing instance kept, checked against its integrity; undefined when the package has none. */
+async function storedDependencies(entry: InstalledPackage, installed: Pick<InstalledPackages, 'dependencies'>): Promise<Buffer | undefined> {
+  if (!entry.dependenciesIntegrity) return undefined;
+  const bundle = await installed.dependencies(entry.name, entry.integrity);
+  if (!bundle || sha512(bundle) !== entry.dependenciesIntegrity) {
+    throw new AppError('BOT_ERR_CHANNEL_PACKAGE_INTEGRITY_MISMATCH', `The stored dependencies of ${entry.name}@${entry.version} do not match their integrity`);
+  }
+  return bundle;
 }
 
 function sha512(bytes: Buffer): string {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { CHANNEL_CHANGES, type ChannelChangeNotice } from '../channel-state-store.ts';
 import type { ChannelPackageManifest } from './channel-package-manifest.ts';
+import type { DependencyBundle } from './fetch-channel-dependencies.ts';
 
 /** How far a package's tarball is vouched for, from the strongest. */
 export type PackageTrust = 'verified' | 'unsigned' | 'pinned' | 'unverified';
@@ -16,6 +17,8 @@ export interface InstalledPackage {
   installedAt: string;
   /** The version a rollback returns to; null when it replaced none. */
   previousVersion: string | null;
+  /** The sha512 of its dependencies bundle; null when it has none to install. */
+  dependenciesIntegrity: string | null;
 }
 
 /** One line of the audit list: who did what to which package, and how it ended. */
@@ -40,6 +43,7 @@ interface PackageRow {
   installed_by: string;
   installed_at: Date;
   previous_version: string | null;
+  dependencies_integrity: string | null;
 }
 
 /** Tarballs kept per package beyond the installed one and the one it replaced. */
@@ -75,11 +79,22 @@ export class InstalledPackages {
     return row?.tarball;
   }
 
-  /** Installs or replaces `name` in the set, with its audit line, and tells the other instances. */
-  async put(entry: Omit<InstalledPackage, 'installedAt' | 'previousVersion'> & { tarball: Buffer }, action: 'install' | 'upgrade'): Promise<void> {
+  /** The stored dependencies bundle of `name` at `integrity`; undefined when none is kept. */
+  async dependencies(name: string, integrity: string): Promise<Buffer | undefined> {
+    const row: { dependencies: Buffer | null } | undefined = await this.db('channel_package_versions').select('dependencies').where({ name, integrity }).first();
+    return row?.dependencies ?? undefined;
+  }
+
+  /**
+   * Installs or replaces `name` in the set, with its audit line, and tells the other instances.
+   * A version installed again keeps the dependencies this install fetched (its folder is named
+   * after them, so every instance moves to them).
+   */
+  async put(entry: Omit<InstalledPackage, 'installedAt' | 'previousVersion' | 'dependenciesIntegrity'> & { tarball: Buffer; dependencies: DependencyBundle | undefined }, action: 'install' | 'upgrade'): Promise<void> {
     await this.db.transaction(async (trx) => {
-      const version = { name: entry.name, integrity: entry.integrity, version: entry.version, tarball: entry.tarball, trust: entry.trust, manifest: JSON.stringify(entry.manifest) };
-      await trx('channel_package_versions').insert(version).onConflict(['name', 'integrity']).merge(['trust', 'stored_at']);
+      const dependencies = { dependencies: entry.dependencies?.tarball ?? null, dependencies_integrity: entry.dependencies?.integrity ?? null };
+      const version = { name: entry.name, integrity: entry.integrity, version: entry.version, tarball: entry.tarball, trust: entry.trust, manifest: JSON.stringify(entry.manifest), ...dependencies };
+      await trx('channel_package_versions').insert(version).onConflict(['name', 'integrity']).merge(['trust', 'stored_at', 'dependencies', 'dependencies_integrity']);
       const current: { integrity: string } | undefined = await trx('channel_packages').select('integrity').where({ name: entry.name }).forUpdate().first();
       const previous = current && current.integrity !== entry.integrity ? current.integrity : null;
       const row = { name: entry.name, integrity: entry.integrity, installed_by: entry.installedBy, installed_at: trx.fn.now(), ...(current ? (previous ? { previous_integrity: previous } : {}) : { previous_integrity: null }) };
@@ -137,7 +152,7 @@ export class InstalledPackages {
     return this.db('channel_packages as p')
       .join('channel_package_versions as v', (join) => join.on('v.name', 'p.name').andOn('v.integrity', 'p.integrity'))
       .leftJoin('channel_package_versions as before', (join) => join.on('before.name', 'p.name').andOn('before.integrity', 'p.previous_integrity'))
-      .select('p.name', 'v.version', 'p.integrity', 'v.trust', 'v.manifest', 'p.installed_by', 'p.installed_at', 'before.version as previous_version');
+      .select('p.name', 'v.version', 'p.integrity', 'v.trust', 'v.manifest', 'p.installed_by', 'p.installed_at', 'before.version as previous_version', 'v.dependencies_integrity');
   }
 
   /** Keeps the installed tarball, the one it replaced, and the newest few besides. */
@@ -167,5 +182,6 @@ function toPackage(row: PackageRow): InstalledPackage {
     installedBy: row.installed_by,
     installedAt: row.installed_at.toISOString(),
     previousVersion: row.previous_version,
+    dependenciesIntegrity: row.dependencies_integrity,
   };
 }

@@ -40,6 +40,8 @@ export interface RegistryVersion {
   /** `dist.signatures` as sent. */
   signatures: unknown;
   publishedAt: string | undefined;
+  /** The version's `dependencies` as the registry lists them (what a dependency of a package needs in turn). */
+  dependencies: Record<string, string>;
 }
 
 /** What the install needs from a registry. */
@@ -187,6 +189,7 @@ function registryVersionOf(manifest: Record<string, unknown>, name: string): Reg
     integrity: dist.integrity,
     signatures: dist.signatures,
     publishedAt: typeof manifest._time === 'string' ? manifest._time : undefined,
+    dependencies: isRecord(manifest.dependencies) ? Object.fromEntries(Object.entries(manifest.dependencies).map(([name, spec]) => [name, String(spec)])) : {},
   };
 }
 

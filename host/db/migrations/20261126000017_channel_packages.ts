@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 
 /**
- * The channel packages the host installs itself: each version's tarball, kept by its integrity
- * (so an instance installs it without reaching the registry, and a rollback has it at hand); the
+ * The channel packages the host installs itself: each version's tarball and its dependencies,
+ * kept by its integrity (so an instance installs it without reaching the registry, and a rollback
+ * has it at hand); the
  * installed set every instance converges to, with the version each package replaced; and the
  * audit list of every install, upgrade, rollback and removal.
  */
@@ -13,6 +14,14 @@ export async function up(knex: Knex): Promise<void> {
     table.text('integrity').notNullable();
     table.text('version').notNullable();
     table.binary('tarball').notNullable();
+    /**
+     * Its dependencies as the installing instance fetched them from the registry: a tarball of the
+     * version folder's `node_modules` (no links), so every other instance installs the same bytes
+     * without the registry. Null when it needs none beyond the host's peers and what it bundles.
+     */
+    table.binary('dependencies');
+    /** That bundle's sha512 (SRI), checked before it is unpacked. */
+    table.text('dependencies_integrity');
     /** How far the tarball is vouched for: verified (registry signature), unsigned, pinned, unverified. */
     table.text('trust').notNullable();
     /** The package.json summary shown before and after install (egress hosts, peers…). */

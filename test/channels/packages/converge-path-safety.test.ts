@@ -6,7 +6,7 @@
  * the package and version its row names.
  */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -29,8 +29,8 @@ for (const [label, name, version] of [
     await mkdir(victim);
     for (const file of ['a', 'b', 'c']) await writeFile(path.join(victim, file), 'precious');
     const tarball = tarballOf([packageJsonEntry({ name: 'bot-channel-x', version: '1.0.0' }), { path: 'package/x.channel.js', data: 'export default 1' }]);
-    const row: InstalledPackage = { name, version, integrity: sha512Integrity(tarball), trust: 'verified', manifest: {} as InstalledPackage['manifest'], installedBy: 'db', installedAt: '', previousVersion: null };
-    const installed = { list: async () => [row], tarball: async () => tarball };
+    const row: InstalledPackage = { name, version, integrity: sha512Integrity(tarball), trust: 'verified', manifest: {} as InstalledPackage['manifest'], installedBy: 'db', installedAt: '', previousVersion: null, dependenciesIntegrity: null };
+    const installed = { list: async () => [row], tarball: async () => tarball, dependencies: async () => undefined };
     const failures = await convergeChannelPackages(installed, new ChannelPackageStore({ dir: store, hostRoot: base, providedPeers: [], extract: extractChannelPackage }));
     assert.equal(failures.length, 1, 'the row is reported as not applied');
     assert.deepEqual((await readdir(victim)).sort(), ['a', 'b', 'c'], 'convergence wrote or deleted outside BOT_CHANNEL_STORE_DIR');
@@ -41,9 +41,41 @@ test("a stored tarball that is not the package and version its row names is not 
   const base = await mkdtemp(path.join(tmpdir(), 'converge-mismatch-'));
   t.after(() => rm(base, { recursive: true, force: true }));
   const tarball = tarballOf([packageJsonEntry({ name: 'bot-channel-other', version: '2.0.0' }), { path: 'package/x.channel.js', data: 'export default 1' }]);
-  const row: InstalledPackage = { name: 'bot-channel-x', version: '1.0.0', integrity: sha512Integrity(tarball), trust: 'verified', manifest: {} as InstalledPackage['manifest'], installedBy: 'db', installedAt: '', previousVersion: null };
+  const row: InstalledPackage = { name: 'bot-channel-x', version: '1.0.0', integrity: sha512Integrity(tarball), trust: 'verified', manifest: {} as InstalledPackage['manifest'], installedBy: 'db', installedAt: '', previousVersion: null, dependenciesIntegrity: null };
   const store = new ChannelPackageStore({ dir: path.join(base, 'store'), hostRoot: base, providedPeers: [], extract: extractChannelPackage });
-  const failures = await convergeChannelPackages({ list: async () => [row], tarball: async () => tarball }, store);
+  const failures = await convergeChannelPackages({ list: async () => [row], tarball: async () => tarball, dependencies: async () => undefined }, store);
   assert.deepEqual(failures.map((failure) => failure.code), ['BOT_ERR_CHANNEL_PACKAGE_MANIFEST_INVALID']);
+  assert.deepEqual(await store.currentNames(), []);
+});
+
+for (const [label, entry, code] of [
+  ['a link', { path: 'package/left-pad', type: 'SymbolicLink', linkpath: '/etc' }, 'BOT_ERR_CHANNEL_PACKAGE_ENTRY_REFUSED'],
+  ['a ".." path', { path: 'package/../../victim/x', data: 'overwritten' }, 'BOT_ERR_CHANNEL_PACKAGE_ENTRY_REFUSED'],
+] as const) {
+  test(`a stored dependencies bundle holding ${label} is not applied, and the package is not made current`, async (t) => {
+    const base = await mkdtemp(path.join(tmpdir(), 'converge-bundle-'));
+    t.after(() => rm(base, { recursive: true, force: true }));
+    // As root, the store refuses a folder its runners could not reach; mkdtemp makes it 0700.
+    await chmod(base, 0o755);
+    const tarball = tarballOf([packageJsonEntry({ name: 'bot-channel-x', version: '1.0.0' }), { path: 'package/x.channel.js', data: 'export default 1' }]);
+    const bundle = tarballOf([{ path: 'package/', type: 'Directory' }, entry]);
+    const row: InstalledPackage = { name: 'bot-channel-x', version: '1.0.0', integrity: sha512Integrity(tarball), trust: 'verified', manifest: {} as InstalledPackage['manifest'], installedBy: 'db', installedAt: '', previousVersion: null, dependenciesIntegrity: sha512Integrity(bundle) };
+    const store = new ChannelPackageStore({ dir: path.join(base, 'store'), hostRoot: base, providedPeers: [], extract: extractChannelPackage });
+    const failures = await convergeChannelPackages({ list: async () => [row], tarball: async () => tarball, dependencies: async () => bundle }, store);
+    assert.deepEqual(failures.map((failure) => failure.code), [code], JSON.stringify(failures));
+    assert.deepEqual(await store.currentNames(), []);
+    assert.deepEqual((await readdir(path.join(base, 'store', 'bot-channel-x'))).filter((name) => !name.startsWith('.')), []);
+  });
+}
+
+test('a stored dependencies bundle that does not match its integrity is not applied', async (t) => {
+  const base = await mkdtemp(path.join(tmpdir(), 'converge-bundle-'));
+  t.after(() => rm(base, { recursive: true, force: true }));
+  const tarball = tarballOf([packageJsonEntry({ name: 'bot-channel-x', version: '1.0.0' }), { path: 'package/x.channel.js', data: 'export default 1' }]);
+  const bundle = tarballOf([{ path: 'package/left-pad/index.js', data: 'module.exports = 1' }]);
+  const row: InstalledPackage = { name: 'bot-channel-x', version: '1.0.0', integrity: sha512Integrity(tarball), trust: 'verified', manifest: {} as InstalledPackage['manifest'], installedBy: 'db', installedAt: '', previousVersion: null, dependenciesIntegrity: sha512Integrity(Buffer.from('another bundle')) };
+  const store = new ChannelPackageStore({ dir: path.join(base, 'store'), hostRoot: base, providedPeers: [], extract: extractChannelPackage });
+  const failures = await convergeChannelPackages({ list: async () => [row], tarball: async () => tarball, dependencies: async () => bundle }, store);
+  assert.deepEqual(failures.map((failure) => failure.code), ['BOT_ERR_CHANNEL_PACKAGE_INTEGRITY_MISMATCH']);
   assert.deepEqual(await store.currentNames(), []);
 });

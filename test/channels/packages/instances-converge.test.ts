@@ -8,11 +8,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { packedChannel } from '../../support/channel-package-tarballs.ts';
+import type { ChannelSource } from '@bot-ai/api';
+import { packedChannel, packedChannelOf } from '../../support/channel-package-tarballs.ts';
+import { PADDED_DEPENDENCIES, paddedChannelSource, publishLibraries } from '../../support/dependency-libraries.ts';
 import { createPluginRoot } from '../../support/temp-plugin-root.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.ts';
 import { startTestRegistry, type TestRegistry } from '../../support/test-registry.ts';
+import { webhookRequest } from '../sandbox/fixture-sandbox.ts';
 
 let registry: TestRegistry;
 let database: TestDatabase;
@@ -28,6 +31,11 @@ before(async () => {
     const { manifest, tarball } = await packedChannel('shared', version);
     registry.publish(manifest, tarball);
   }
+  publishLibraries(registry);
+  const padded = await packedChannelOf('padded', '1.0.0', paddedChannelSource('padded'), (manifest) => {
+    manifest.dependencies = PADDED_DEPENDENCIES;
+  });
+  registry.publish(padded.manifest, padded.tarball);
 });
 
 after(async () => {
@@ -85,4 +93,19 @@ test('an instance started later, with an empty package folder, gets the installe
   const later = await instance();
   assert.equal(runningVersion(later), '2.0.0');
   assert.equal(registry.count('/bot-channel-shared/-/'), downloads, 'the registry was not asked again');
+});
+
+test("an instance started later gets a package's dependencies from the database, not the registry, and its channel uses them", async () => {
+  const first = apps[0]!;
+  const installed = await first.request('POST', '/api/channel/packages', { as: 'admin', body: { spec: 'bot-channel-padded@1.0.0' } });
+  assert.equal(installed.status, 200, installed.text);
+  const registryRequests = registry.requests.length;
+  const later = await instance();
+  assert.equal(registry.requests.length, registryRequests, `the registry was asked again: ${registry.requests.slice(registryRequests).map((request) => request.path).join(', ')}`);
+  const running = later.services.channels.running('padded');
+  assert.ok(running, 'the padded channel is not running on the later instance');
+  const source: ChannelSource = { id: 'source-1', ref: 'ref-1', settings: {}, active: true };
+  const result = await running.loaded.sandbox.receiveWebhook(webhookRequest({ id: 'e-1', text: 'hi' }), source);
+  assert.equal(result.outcome, 'accepted');
+  assert.equal(result.outcome === 'accepted' ? result.events[0]?.message?.data?.text : undefined, '****hi|hihi');
 });
