@@ -1,5 +1,6 @@
 import { authRoutes } from './auth/auth.routes.ts';
 import { channelRoutes } from './channels/channel.routes.ts';
+import { channelPackageUploadRoutes } from './channels/packages/channel-package-upload.routes.ts';
 import { channelPackageRoutes } from './channels/packages/channel-packages.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import type { RouteDefinition } from './http/route-definition.ts';
@@ -30,6 +31,7 @@ export function buildRoutes(services: Services, { authSecret, publicUrl }: Route
     ...memoryRecordRoutes({ records: services.memoryRecords }),
     ...channelRoutes({ channels: services.channels, channelStates: services.channelStates }),
     ...channelPackageRoutes({ packages: services.channelPackages }),
+    ...channelPackageUploadRoutes({ packages: services.channelPackages }),
     ...sourceRoutes({ sources: services.sources, channels: services.channels, publicUrl }),
     ...workflowRoutes({ workflows: services.workflows }),
     ...runRoutes({ db: services.db, workflows: services.workflows, runner: services.runner }),

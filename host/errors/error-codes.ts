@@ -14,7 +14,7 @@ export const ERROR_CODES = {
   BOT_ERR_HTTP_METHOD_NOT_ALLOWED: { status: 405, expose: true, description: 'The path exists but not with this method.' },
   BOT_ERR_HTTP_METHOD_NOT_IMPLEMENTED: { status: 501, expose: true, description: 'The HTTP method is not one the host serves.' },
   BOT_ERR_HTTP_BODY_TOO_LARGE: { status: 413, expose: true, description: 'The request body exceeds the configured limit.' },
-  BOT_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE: { status: 415, expose: true, description: 'The request body is not JSON.' },
+  BOT_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE: { status: 415, expose: true, description: 'The request body is not of a media type the route takes: JSON, or a tarball on the upload routes.' },
   BOT_ERR_HTTP_MALFORMED_JSON: { status: 400, expose: true, description: 'The request body is not valid JSON.' },
   BOT_ERR_HTTP_VALIDATION: { status: 422, expose: true, description: 'The body, path or query does not match the route schema.' },
   BOT_ERR_AUTH_TOKEN_MISSING: { status: 401, expose: true, description: 'No `Authorization: Bearer` token was sent.' },

@@ -1,9 +1,11 @@
 import type Router from '@koa/router';
+import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { AppError } from '../errors/app-error.ts';
 import { findUnstorableText } from '../json/find-unstorable-text.ts';
 import type { AppState } from './app-state.ts';
+import { readFileBody } from './read-file-body.ts';
 import { readJsonBody } from './read-json-body.ts';
 import type { RouteDefinition } from './route-definition.ts';
 
@@ -19,13 +21,19 @@ export function mountRoutes(router: Router<AppState>, routes: RouteDefinition[],
       const principal = route.permission ? await options.authenticator.authorize(ctx, route.permission) : undefined;
       const params = parseInput(route.params, ctx.params, 'path');
       const query = parseInput(route.query, ctx.query, 'query');
-      const rawBody = route.body ? await readJsonBody(ctx, options.maxBodyBytes) : undefined;
-      const body = parseInput(route.body, rawBody ?? {}, 'body');
+      const body = await readBody(route, ctx, options.maxBodyBytes);
       const result = await route.handle({ params, query, body, principal, ctx });
       ctx.status = route.success.status;
       if (route.success.schema) ctx.body = result;
     });
   }
+}
+
+/** The JSON body validated by the route's schema, the bytes of a file body, or nothing. */
+async function readBody(route: RouteDefinition, ctx: Context, maxBodyBytes: number): Promise<never> {
+  if (route.rawBody) return (await readFileBody(ctx, route.rawBody)) as never;
+  const json = route.body ? await readJsonBody(ctx, maxBodyBytes) : undefined;
+  return parseInput(route.body, json ?? {}, 'body');
 }
 
 /**

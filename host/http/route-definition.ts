@@ -8,10 +8,21 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteInput<P, Q, B> {
+/** A body taken as its exact bytes (a file), not as JSON. */
+export interface RawBodyOption {
+  /** Larger bodies are refused with 413, without reading the rest. */
+  maxBytes: number;
+  /** The media types accepted (`application/gzip`); any other is refused with 415. */
+  types: string[];
+  /** What the bytes are, for the OpenAPI document. */
+  description: string;
+}
+
+export interface RouteInput<P, Q, B, R = undefined> {
   params: Output<P>;
   query: Output<Q>;
-  body: Output<B>;
+  /** The JSON body parsed by `body`, or the raw bytes on a route with `rawBody`. */
+  body: R extends RawBodyOption ? Buffer : Output<B>;
   /** Present on every route with a permission. */
   principal: Principal | undefined;
   ctx: Context & { state: AppState };
@@ -21,7 +32,7 @@ export interface RouteInput<P, Q, B> {
  * One HTTP route, declared as data: the router mounts it, and the OpenAPI document is built from
  * the same declaration, so the document cannot drift from what is served.
  */
-export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
+export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, R extends RawBodyOption | undefined = RawBodyOption | undefined> {
   method: HttpMethod;
   /** Koa-style path, e.g. `/api/memory-definitions/:id`. */
   path: string;
@@ -33,11 +44,13 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   params?: P;
   query?: Q;
   body?: B;
+  /** Takes the body as bytes instead of JSON (an upload); a route declares `body` or this, not both. */
+  rawBody?: R;
   /** The success status and what it returns; `schema` absent means no body (204). */
   success: { status: number; description: string; schema?: z.ZodType };
   /** Error statuses beyond those implied by auth and validation. */
   errors?: number[];
-  handle(input: RouteInput<P, Q, B>): Promise<unknown> | unknown;
+  handle(input: RouteInput<P, Q, B, R>): Promise<unknown> | unknown;
 }
 
 /** Keeps the generic parameters of a route while letting a list of routes share one type. */
@@ -45,6 +58,7 @@ export function defineRoute<
   P extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
->(route: RouteDefinition<P, Q, B>): RouteDefinition {
+  R extends RawBodyOption | undefined = undefined,
+>(route: RouteDefinition<P, Q, B, R>): RouteDefinition {
   return route as unknown as RouteDefinition;
 }

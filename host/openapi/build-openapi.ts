@@ -27,7 +27,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not found',
   409: 'Conflicts with existing data',
   413: 'Body too large',
-  415: 'Body is not JSON',
+  415: 'Body of a media type the route does not accept',
   422: 'Input fails validation',
   503: 'Not available right now',
 };
@@ -60,9 +60,18 @@ function operation(route: RouteDefinition): JsonSchema {
     tags: [route.tag],
     ...(route.permission ? { security: [{ bearer: [] }], 'x-permission': route.permission } : { security: [] }),
     parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
-    ...(route.body ? { requestBody: { required: true, content: jsonContent(route.body as z.ZodType, 'input') } } : {}),
+    ...requestBody(route),
     responses: responses(route),
   };
+}
+
+function requestBody(route: RouteDefinition): JsonSchema {
+  if (route.rawBody) {
+    const { description, maxBytes, types } = route.rawBody;
+    const file = { schema: { type: 'string', format: 'binary' } };
+    return { requestBody: { required: true, description: `${description}, at most ${maxBytes} bytes`, content: Object.fromEntries(types.map((type) => [type, file])) } };
+  }
+  return route.body ? { requestBody: { required: true, content: jsonContent(route.body as z.ZodType, 'input') } } : {};
 }
 
 function parameters(schema: unknown, location: 'path' | 'query'): JsonSchema[] {
@@ -90,6 +99,7 @@ function responses(route: RouteDefinition): JsonSchema {
   if (route.permission) [401, 403].forEach((status) => statuses.add(status));
   if (route.params || route.query || route.body) statuses.add(422);
   if (route.body) [400, 413, 415].forEach((status) => statuses.add(status));
+  if (route.rawBody) [413, 415].forEach((status) => statuses.add(status));
   for (const status of [...statuses].sort()) {
     result[status] = {
       description: STATUS_TEXT[status] ?? 'Error',

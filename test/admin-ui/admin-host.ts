@@ -36,12 +36,15 @@ export interface AdminHostOptions {
    * it installs then go to a temporary BOT_CHANNEL_STORE_DIR, removed at `close()`.
    */
   channelRegistry?: string;
+  /** BOT_CHANNEL_INSTALL; the host's default (`registry`) when absent. */
+  channelInstall?: 'off' | 'registry' | 'any';
 }
 
 export async function startAdminHost(options: AdminHostOptions = {}): Promise<AdminHost> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-admin-ui-'));
   const packageEnv: Record<string, string> = options.channelRegistry === undefined ? {} : { BOT_CHANNEL_REGISTRY: options.channelRegistry, BOT_CHANNEL_STORE_DIR: await mkdtemp(path.join(tmpdir(), 'bot-admin-ui-packages-')) };
+  if (options.channelInstall) packageEnv.BOT_CHANNEL_INSTALL = options.channelInstall;
   const removeAll = async () => {
     await database.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -2,7 +2,8 @@
  * Channels > Install, in Chromium against a real `npm start` that installs from a test registry:
  * the manifest is shown before anything is installed, an install shows its progress and its
  * outcome, a refused package shows its code and leaves nothing installed, an upgrade says what
- * it replaces, a viewer reads without acting, and a removal asks first.
+ * it replaces, a viewer reads without acting, a removal asks first, and the tarball upload says
+ * it is off (BOT_CHANNEL_INSTALL=registry).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -210,5 +211,16 @@ describe('channel install page', { skip }, () => {
     await expect(latestAudit()).contains('remove');
     const channels = await admin.api<{ items: { name: string }[] }>('GET', '/api/channel');
     assert.equal(channels.body.items.some((channel) => channel.name === 'x'), false);
+  });
+
+  test('on a host that takes registry packages only, choosing a tarball file says uploads are off', async () => {
+    const { page } = admin;
+    await page.getByLabel('From a tarball file').check();
+    await expect(page.locator('[data-uploads="off"]')).contains('BOT_CHANNEL_INSTALL=any allows them');
+    await expect(page.getByLabel(/^Tarball/)).disabled();
+    await expect(page.getByRole('button', { name: 'Preview' })).disabled();
+    await page.getByLabel('From the registry').check();
+    await expect(page.locator('[data-uploads="off"]')).hidden();
+    await expect(specField()).visible();
   });
 });

@@ -29,6 +29,8 @@ export interface RequestOptions {
   as?: string;
   authorization?: string;
   body?: unknown;
+  /** Bytes sent as they are, with their content type (a file upload); instead of `body`. */
+  raw?: { bytes: Buffer; type: string };
   headers?: Record<string, string>;
 }
 
@@ -88,17 +90,18 @@ export async function createTestApp(
     clock,
     attachmentsDir,
     tokenFor,
-    async request(method, url, { as, authorization, body, headers = {} } = {}) {
+    async request(method, url, { as, authorization, body, raw, headers = {} } = {}) {
       const auth = authorization ?? (as ? `Bearer ${tokenFor(as)}` : undefined);
+      const payload = raw ? { type: raw.type, data: raw.bytes } : body === undefined ? undefined : { type: 'application/json', data: typeof body === 'string' ? body : JSON.stringify(body) };
       const response = await inject(handler, {
         method,
         url,
         headers: {
           ...(auth ? { authorization: auth } : {}),
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(payload ? { 'content-type': payload.type } : {}),
           ...headers,
         },
-        ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+        ...(payload ? { payload: payload.data } : {}),
       });
       let parsed: unknown = response.payload;
       try {

@@ -46,7 +46,8 @@ export interface FetchOptions {
   maxTarballBytes?: number;
 }
 
-const DEFAULT_MAX_TARBALL_BYTES = 20 * 1024 * 1024;
+/** The largest tarball the host takes, fetched or uploaded: 20 MiB. */
+export const DEFAULT_MAX_TARBALL_BYTES = 20 * 1024 * 1024;
 
 /**
  * Fetches a `bot-channel-*` package from `registry` with pacote and checks it without running

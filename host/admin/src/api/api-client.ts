@@ -11,12 +11,21 @@ export function setUnauthorizedHandler(handler: () => void): void {
 }
 
 /** Calls the admin API with the stored token; error answers throw an {@link ApiError}. */
-export async function apiRequest<T>(method: Method, path: string, body?: unknown): Promise<T> {
+export function apiRequest<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  return send<T>(method, path, body === undefined ? undefined : { type: 'application/json', data: JSON.stringify(body) });
+}
+
+/** Posts a file's exact bytes as the body (an upload), typed `type`. */
+function uploadBytes<T>(path: string, bytes: ArrayBuffer, type: string): Promise<T> {
+  return send<T>('POST', path, { type, data: bytes });
+}
+
+async function send<T>(method: Method, path: string, body: { type: string; data: BodyInit } | undefined): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = readToken();
   if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(path, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+  if (body !== undefined) headers['content-type'] = body.type;
+  const response = await fetch(path, { method, headers, body: body === undefined ? null : body.data });
   if (response.status === 204) return undefined as T;
   const parsed = (await response.json().catch(() => undefined)) as { error?: { code: string; message: string; details?: unknown } } | undefined;
   if (!response.ok) {
@@ -33,6 +42,7 @@ export const api = {
   put: <T>(path: string, body: unknown) => apiRequest<T>('PUT', path, body),
   patch: <T>(path: string, body: unknown) => apiRequest<T>('PATCH', path, body),
   delete: (path: string) => apiRequest<void>('DELETE', path),
+  upload: <T>(path: string, bytes: ArrayBuffer, type: string) => uploadBytes<T>(path, bytes, type),
 };
 
 /** `/api/x` + `?a=1&b=2`, leaving out empty values. */

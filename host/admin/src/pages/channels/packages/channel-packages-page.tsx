@@ -10,7 +10,7 @@ import { PackageFailures } from './package-failures.tsx';
 const POLICIES: Record<ChannelPackageList['policy'], string> = {
   off: 'nothing is installed',
   registry: 'packages from the configured registry',
-  any: 'packages from the configured registry, and tarballs given to the CLI',
+  any: 'packages from the configured registry, and uploaded tarballs',
 };
 
 /** Channels > Install: the packages the host installed, the install form with its preview, and the audit. */

@@ -5,8 +5,11 @@ import { TrustStatus } from './trust-status.tsx';
 
 const SDK = '@bot-ai/api';
 
-/** What a package would install, read before confirming; `installed` is the version it would replace. */
-export function PackagePreview({ preview, installed }: { preview: ChannelPackagePreview; installed: ChannelPackage | undefined }) {
+/**
+ * What a package would install, read before confirming; `installed` is the version it would
+ * replace, `uploaded` the name of the file it was read from.
+ */
+export function PackagePreview({ preview, installed, uploaded }: { preview: ChannelPackagePreview; installed: ChannelPackage | undefined; uploaded?: string | undefined }) {
   const { manifest } = preview;
   return (
     <section className="package-preview" aria-label="Preview">
@@ -27,8 +30,17 @@ export function PackagePreview({ preview, installed }: { preview: ChannelPackage
         <dd data-fact="dependencies">{dependencies(manifest.dependencies, manifest.bundleDependencies)}</dd>
         <dt>Install scripts</dt>
         <dd data-fact="install-scripts">{manifest.hasInstallScripts ? 'yes — the host never runs them' : 'none (the host would never run them)'}</dd>
-        <dt>Published</dt>
-        <dd>{preview.publishedAt ? formatDate(preview.publishedAt) : <span className="empty">unknown</span>}</dd>
+        {uploaded === undefined ? (
+          <>
+            <dt>Published</dt>
+            <dd>{preview.publishedAt ? formatDate(preview.publishedAt) : <span className="empty">unknown</span>}</dd>
+          </>
+        ) : (
+          <>
+            <dt>File</dt>
+            <dd data-fact="file">{uploaded}</dd>
+          </>
+        )}
         <dt>Integrity</dt>
         <dd>
           <code className="integrity">{preview.integrity}</code>
@@ -38,6 +50,7 @@ export function PackagePreview({ preview, installed }: { preview: ChannelPackage
           <TrustStatus trust={preview.trust} explained />
         </dd>
       </dl>
+      {uploaded !== undefined && <p className="notice-line">Install sends these same bytes, pinned to the integrity above: once installed, the package is listed as pinned.</p>}
     </section>
   );
 }
