@@ -4,7 +4,7 @@ import { LoginLinks } from './auth/login-links.ts';
 import type { ChannelRegistry } from './channels/channel-registry.ts';
 import { createChannelRegistry, type ChannelRegistryOptions } from './channels/create-channel-registry.ts';
 import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts';
-import type { ChannelCalls } from './channels/channel-calls.ts';
+import type { ChannelCalls } from './channels/calls/channel-calls.ts';
 import { RoleStore } from './auth/role-store.ts';
 import { MemoryDefinitionStore } from './memory/definitions/memory-definition-store.ts';
 import { MemoryRecordStore } from './memory/records/memory-record-store.ts';

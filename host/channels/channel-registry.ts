@@ -1,6 +1,6 @@
 import type { ChannelDescription, DiscoveryResult, LoadedChannel } from './discovery/discover-channels.ts';
 import type { ChannelFile, ChannelOrigin } from './discovery/scan-channel-files.ts';
-import type { ChannelRuntimeStatus } from './channel-calls.ts';
+import type { ChannelRuntimeStatus } from './calls/channel-calls.ts';
 import { ChannelUnavailableError } from './channel-unavailable-error.ts';
 import { diffChannels, type RescanReport } from './rescan-report.ts';
 

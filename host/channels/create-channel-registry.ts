@@ -6,7 +6,7 @@ import type { ChannelStateStore } from './channel-state-store.ts';
 import { discoverChannels } from './discovery/discover-channels.ts';
 import { readHostProvidedVersions } from './discovery/host-provided-versions.ts';
 import { sandboxLoader, type SandboxSettings } from './load-channel-in-sandbox.ts';
-import type { ChannelCalls } from './channel-calls.ts';
+import type { ChannelCalls } from './calls/channel-calls.ts';
 
 export interface ChannelRegistryOptions {
   /** Where discovery scans (BOT_APP_ROOT). */

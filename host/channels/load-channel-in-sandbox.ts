@@ -1,13 +1,13 @@
 import type { HostServices } from '@bot-ai/api';
-import type { ChannelCalls, ChannelRuntimeStatus } from './channel-calls.ts';
+import type { ChannelCalls, ChannelRuntimeStatus } from './calls/channel-calls.ts';
 import type { LoadedChannel } from './discovery/discover-channels.ts';
 import type { ChannelFile } from './discovery/scan-channel-files.ts';
 import { ChannelRunner } from './runner/channel-runner.ts';
 import { detectIsolation } from './runner/detect-isolation.ts';
 import type { RunnerLimits } from './runner/runner-limits.ts';
-import { ChannelSandbox } from './sandbox/channel-sandbox.ts';
-import { SandboxError } from './sandbox/sandbox-error.ts';
-import type { ChannelSandboxOptions } from './sandbox/sandbox-options.ts';
+import { BuiltinChannelPool } from './builtin-pool/builtin-channel-pool.ts';
+import { SandboxError } from './plugin-side/sandbox-error.ts';
+import type { BuiltinChannelPoolOptions } from './builtin-pool/builtin-pool-options.ts';
 import { sandboxSettingsFrom } from './sandbox-settings-from-config.ts';
 
 /** How package and local channels are isolated (DESIGN 5a); built-in channels run in host threads. */
@@ -31,7 +31,7 @@ export interface IsolationSettings {
   seccomp?: false;
 }
 
-export type SandboxSettings = Omit<ChannelSandboxOptions, 'file' | 'name' | 'hostServices'> & {
+export type SandboxSettings = Omit<BuiltinChannelPoolOptions, 'file' | 'name' | 'hostServices'> & {
   /** Default: BOT_SANDBOX_START_TIMEOUT_MS's default. */
   startTimeoutMs?: number;
   /** Default: the `BOT_ISOLATION` and `BOT_SANDBOX_*` defaults. */
@@ -83,12 +83,12 @@ interface Started {
   status(): ChannelRuntimeStatus;
 }
 
-/** Trusted code shipped inside the SDK: worker threads of the host, as before the sandbox. */
+/** Trusted code shipped inside the SDK: worker threads of the host. */
 async function startInHost(settings: SandboxSettings, file: ChannelFile, hostServices: HostServices): Promise<Started> {
   const { hostServicesFor: _services, isolation: _isolation, onRunnerExit: _onExit, ...options } = settings;
-  const sandbox = await ChannelSandbox.start({ ...options, hostServices, file: file.realFile, name: file.file });
+  const pool = await BuiltinChannelPool.start({ ...options, hostServices, file: file.realFile, name: file.file });
   const status: ChannelRuntimeStatus = { isolation: 'builtin', isolationReason: undefined, isolationDetail: undefined, seccomp: undefined, state: 'running', pid: process.pid, restarts: 0, lastExit: undefined };
-  return { calls: sandbox, status: () => status };
+  return { calls: pool, status: () => status };
 }
 
 async function startRunner(settings: SandboxSettings, file: ChannelFile, hostServices: HostServices, channelName: () => string | undefined): Promise<Started> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PlainSubscriberData } from '../channels/sandbox/protocol.ts';
+import type { PlainSubscriberData } from '../channels/plugin-side/protocol.ts';
 
 export interface Subscriber {
   id: string;

@@ -2,7 +2,7 @@ import type { PlainInboundEvent } from '@bot-ai/api';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
-import type { ChannelCalls } from '../channels/channel-calls.ts';
+import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
 import type { MessageHistory } from '../conversations/message-history.ts';
 import type { ConversationEntry } from '../conversations/conversation-entry.ts';
 import type { SubscriberStore } from '../conversations/subscriber-store.ts';

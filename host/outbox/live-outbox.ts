@@ -1,8 +1,8 @@
 import type { ChannelSource, PlainInboundEvent, StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import type { Logger } from 'pino';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
-import type { ChannelCalls } from '../channels/channel-calls.ts';
-import { errorCode, messageOf } from '../channels/sandbox/sandbox-error.ts';
+import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
+import { errorCode, messageOf } from '../channels/plugin-side/sandbox-error.ts';
 import type { RunOutbox } from '../workflows/runtime/action.ts';
 import { fitToCapabilities, type SendCapabilities } from './fit-to-capabilities.ts';
 import type { OutboxRecords, SendRecord, SentReply } from './outbox-records.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { PlainWebhookRequest } from '../channels/sandbox/protocol.ts';
+import type { PlainWebhookRequest } from '../channels/plugin-side/protocol.ts';
 
 /**
  * The request as it goes to a channel's sandbox: lower-case headers, single-valued query, and the

@@ -9,7 +9,7 @@ import type { AppState } from '../../host/http/app-state.ts';
 import { errorMiddleware } from '../../host/http/error-middleware.ts';
 import { readRawBody } from '../../host/http/read-raw-body.ts';
 import { requestContext } from '../../host/http/request-context.ts';
-import { parseWebhookBody } from '../../host/channels/sandbox/parse-webhook-body.ts';
+import { parseWebhookBody } from '../../host/channels/plugin-side/parse-webhook-body.ts';
 import { toPlainWebhookRequest } from '../../host/webhooks/to-plain-webhook-request.ts';
 
 /**

@@ -74,7 +74,7 @@ export function startClient(t: TestContext, options: Partial<EgressClientOptions
   return client;
 }
 
-export { rejectsWithCode } from '../channels/sandbox/fixture-sandbox.ts';
+export { rejectsWithCode } from '../channels/builtin-pool/fixture-pool.ts';
 
 export function text(body: Uint8Array): string {
   return new TextDecoder().decode(body);

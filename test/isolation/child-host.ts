@@ -7,7 +7,7 @@
  * Run: node --import tsx test/isolation/child-host.ts '[{"attack":"echo"}]'
  */
 import { sandboxLoader } from '../../host/channels/load-channel-in-sandbox.ts';
-import { webhookRequest } from '../channels/sandbox/fixture-sandbox.ts';
+import { webhookRequest } from '../channels/builtin-pool/fixture-pool.ts';
 import { channelSettings, HOSTILE_PACKAGE, SOURCE, waitFor } from './hostile-runner.ts';
 
 const attacks = JSON.parse(process.argv[2] ?? '[]') as Array<Record<string, unknown>>;

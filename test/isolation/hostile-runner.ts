@@ -18,7 +18,7 @@ import { after, before, type TestContext } from 'node:test';
 import type { ChannelSource, PlainInboundEvent } from '@bot-ai/api';
 import { sandboxLoader, type IsolationSettings, type LoadedSandbox, type SandboxSettings } from '../../host/channels/load-channel-in-sandbox.ts';
 import type { RunnerLimits } from '../../host/channels/runner/runner-limits.ts';
-import { recordingLogger, webhookRequest } from '../channels/sandbox/fixture-sandbox.ts';
+import { recordingLogger, webhookRequest } from '../channels/builtin-pool/fixture-pool.ts';
 
 export const HOST_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 export const HOSTILE_ROOT = fileURLToPath(new URL('../fixtures/hostile-root', import.meta.url));

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { rejectsWithCode } from '../channels/sandbox/fixture-sandbox.ts';
+import { rejectsWithCode } from '../channels/builtin-pool/fixture-pool.ts';
 import { assertServing, attack, BYSTANDER_PACKAGE, HOSTILE_PACKAGE, isAlive, processesWith, startChannel, waitFor } from './hostile-runner.ts';
 
 /** An idle runner holds about 150 MB; the attacks go far beyond this. */

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { sandboxLoader } from '../../host/channels/load-channel-in-sandbox.ts';
-import { webhookRequest } from '../channels/sandbox/fixture-sandbox.ts';
+import { webhookRequest } from '../channels/builtin-pool/fixture-pool.ts';
 import { channelSettings, HOSTILE_PACKAGE, SOURCE, waitFor, type Channel } from './hostile-runner.ts';
 
 const CALL_TIMEOUT_MS = 1_500;

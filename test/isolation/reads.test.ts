@@ -76,7 +76,7 @@ test('the file system a plugin lists holds only the runtime, the runner and the 
     ['/', expected],
     // Of the host's own tree, only the runner's code.
     [path.join(HOST_ROOT, 'host'), new Set(['channels'])],
-    [path.join(HOST_ROOT, 'host/channels'), new Set(['runner', 'sandbox'])],
+    [path.join(HOST_ROOT, 'host/channels'), new Set(['plugin-side', 'runner'])],
     // Other channel packages beside it are not there at all.
     [path.dirname(HOSTILE_PACKAGE), new Set(['bot-channel-hostile'])],
   ] as const;

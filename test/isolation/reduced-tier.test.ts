@@ -12,7 +12,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { sandboxLoader } from '../../host/channels/load-channel-in-sandbox.ts';
 import { RUNNER_ID_COUNT, RUNNER_UID_BASE_DEFAULT } from '../../host/channels/runner/runner-identity.ts';
-import { rejectsWithCode } from '../channels/sandbox/fixture-sandbox.ts';
+import { rejectsWithCode } from '../channels/builtin-pool/fixture-pool.ts';
 import {
   assertRefused,
   assertServing,

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test, type TestContext } from 'node:test';
-import { rejectsWithCode } from '../channels/sandbox/fixture-sandbox.ts';
+import { rejectsWithCode } from '../channels/builtin-pool/fixture-pool.ts';
 import { assertRefused, assertServing, attack, BYSTANDER_PACKAGE, HOSTILE_PACKAGE, isAlive, startChannel, waitFor } from './hostile-runner.ts';
 
 /** A process of the host's machine for the plugin to aim at. */

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { ChannelRuntimeStatus } from '../channel-calls.ts';
+import type { ChannelRuntimeStatus } from '../calls/channel-calls.ts';
 import type { ChannelOrigin } from './scan-channel-files.ts';
 import { scanChannelFiles, type ChannelFile } from './scan-channel-files.ts';
 import { checkPluginLinks } from './check-plugin-links.ts';

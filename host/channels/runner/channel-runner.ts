@@ -19,12 +19,12 @@ import type {
   WebhookRequest,
   WebSocketFrame,
 } from '@bot-ai/api';
-import type { ChannelCalls, ChannelRuntimeStatus } from '../channel-calls.ts';
-import type { SandboxLogger } from '../sandbox/expose-host-bridge.ts';
-import type { ChannelDescription, PlainSubscriberData, PlainWebhookRequest, ReceiveFrameResult, ReceiveWebhookResult, SendTaskResult } from '../sandbox/protocol.ts';
-import { pickSource } from '../sandbox/pick-source.ts';
-import { SandboxError } from '../sandbox/sandbox-error.ts';
-import type { FrameDelivery } from '../sandbox/sandbox-options.ts';
+import type { ChannelCalls, ChannelRuntimeStatus } from '../calls/channel-calls.ts';
+import type { SandboxLogger } from '../builtin-pool/expose-host-bridge.ts';
+import type { ChannelDescription, PlainSubscriberData, PlainWebhookRequest, ReceiveFrameResult, ReceiveWebhookResult, SendTaskResult } from '../plugin-side/protocol.ts';
+import { pickSource } from '../calls/pick-source.ts';
+import { SandboxError } from '../plugin-side/sandbox-error.ts';
+import type { FrameDelivery } from '../builtin-pool/builtin-pool-options.ts';
 import type { Isolation } from './detect-isolation.ts';
 import { pluginReadPaths, type ReadableTree } from './plugin-read-paths.ts';
 import { processTreeUsage } from './process-tree-usage.ts';
@@ -122,7 +122,7 @@ export class ChannelRunner implements ChannelCalls {
     return this.#call({ type: 'channel.receiveFrame', frame, source: pickSource(source) }) as Promise<ReceiveFrameResult>;
   }
 
-  /** As ChannelSandbox.send: a WebSocket channel's encoded frame goes to `frameDelivery`, whose answer is the send's. */
+  /** As BuiltinChannelPool.send: a WebSocket channel's encoded frame goes to `frameDelivery`, whose answer is the send's. */
   async send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendMessageResult> {
     const call = { type: 'channel.send' as const, event, source: pickSource(source), envelope, options, taskId: randomUUID() };
     const result = (await this.#call(call)) as SendTaskResult;

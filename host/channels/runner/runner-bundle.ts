@@ -1,5 +1,5 @@
 /**
- * The runner's code as plain JavaScript: its entry bundled with the sandbox modules it imports
+ * The runner's code as plain JavaScript: its entry bundled with the plugin-side modules it imports
  * (packages stay imports). Node can run the TypeScript sources itself, but its type stripper
  * costs the runner about 17 MB and some start time.
  *
@@ -22,13 +22,14 @@ export interface RunnerBundle {
 }
 
 const RUNNER_DIR = path.dirname(fileURLToPath(import.meta.url));
-const SANDBOX_DIR = path.join(RUNNER_DIR, '../sandbox');
+/** The code that runs next to the plugin, which the runner imports. */
+const PLUGIN_SIDE_DIR = path.join(RUNNER_DIR, '../plugin-side');
 const BUNDLES_DIR = path.join(RUNNER_DIR, 'dist');
 /** The bundle folder's own manifest: all Node needs to know of it. */
 const BUNDLE_MANIFEST = { private: true, type: 'module' };
 
 /** The sources, run by Node's type stripping: the fallback. */
-export const SOURCE_BUNDLE: RunnerBundle = { entry: path.join(RUNNER_DIR, 'runner-main.ts'), readable: [SANDBOX_DIR, RUNNER_DIR] };
+export const SOURCE_BUNDLE: RunnerBundle = { entry: path.join(RUNNER_DIR, 'runner-main.ts'), readable: [PLUGIN_SIDE_DIR, RUNNER_DIR] };
 
 let prepared: Promise<RunnerBundle> | undefined;
 
@@ -71,7 +72,7 @@ async function buildBundle(): Promise<RunnerBundle> {
 
 async function sourcesHash(): Promise<string> {
   const hash = createHash('sha256').update(JSON.stringify(BUNDLE_MANIFEST));
-  for (const dir of [SANDBOX_DIR, RUNNER_DIR]) {
+  for (const dir of [PLUGIN_SIDE_DIR, RUNNER_DIR]) {
     for (const file of (await readdir(dir)).filter((name) => name.endsWith('.ts')).sort()) {
       hash.update(`${dir}/${file}\0`).update(await readFile(path.join(dir, file))).update('\0');
     }

@@ -11,7 +11,7 @@
  * outside; in the `reduced` tier a plugin can then signal the host and the other runners, one
  * reason that tier is `reduced`.
  */
-import { SandboxError } from '../sandbox/sandbox-error.ts';
+import { SandboxError } from '../plugin-side/sandbox-error.ts';
 import { idsInUse, type IdInUse } from './ids-in-use.ts';
 
 export interface RunnerIdentity {

@@ -15,12 +15,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import net from 'node:net';
 import type { EgressRequest, EgressResponse } from '@bot-ai/api';
-import { loadChannelHandler, type LoadedHandler } from '../sandbox/load-channel-handler.ts';
-import { installHostBridge, type HostBridgeClient } from '../sandbox/open-host-bridge.ts';
-import type { LogLevel, SandboxReply } from '../sandbox/protocol.ts';
-import { runTask } from '../sandbox/run-task.ts';
-import { SandboxError, serializeError } from '../sandbox/sandbox-error.ts';
-import { withTimeout } from '../sandbox/with-timeout.ts';
+import { loadChannelHandler, type LoadedHandler } from '../plugin-side/load-channel-handler.ts';
+import { installHostBridge, type HostBridgeClient } from '../plugin-side/open-host-bridge.ts';
+import type { LogLevel, SandboxReply } from '../plugin-side/protocol.ts';
+import { runTask } from '../plugin-side/run-task.ts';
+import { SandboxError, serializeError } from '../plugin-side/sandbox-error.ts';
+import { withTimeout } from '../plugin-side/with-timeout.ts';
 import { encodeFrame, FrameReader, FrameWriter } from './runner-frames.ts';
 import type { HostToRunnerMessage, RunnerCall, RunnerPoolOptions, RunnerToHostMessage } from './runner-protocol.ts';
 

@@ -7,9 +7,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import type { HostServices } from '@bot-ai/api';
-import type { SandboxLogger } from '../sandbox/expose-host-bridge.ts';
-import type { SandboxReply } from '../sandbox/protocol.ts';
-import { deserializeError, SandboxError, serializeError, type SerializedError } from '../sandbox/sandbox-error.ts';
+import type { SandboxLogger } from '../builtin-pool/expose-host-bridge.ts';
+import type { SandboxReply } from '../plugin-side/protocol.ts';
+import { deserializeError, SandboxError, serializeError, type SerializedError } from '../plugin-side/sandbox-error.ts';
 import { forwardOutput } from './forward-output.ts';
 import { maskStrayDescriptors } from './stray-descriptors.ts';
 import { LineRateLimit } from './line-rate-limit.ts';

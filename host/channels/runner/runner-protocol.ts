@@ -6,8 +6,8 @@
  *
  * Loaded inside the runner by Node's type stripping: erasable TypeScript only.
  */
-import type { LogLevel, SandboxReply, SandboxRequest } from '../sandbox/protocol.ts';
-import type { SerializedError } from '../sandbox/sandbox-error.ts';
+import type { LogLevel, SandboxReply, SandboxRequest } from '../plugin-side/protocol.ts';
+import type { SerializedError } from '../plugin-side/sandbox-error.ts';
 
 /** The limits the runner applies to the plugin's calls. */
 export interface RunnerPoolOptions {

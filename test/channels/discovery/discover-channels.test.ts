@@ -4,7 +4,7 @@ import pino from 'pino';
 import { after, before, describe, test } from 'node:test';
 import { createChannelRegistry } from '../../../host/channels/create-channel-registry.ts';
 import type { ChannelRegistry } from '../../../host/channels/channel-registry.ts';
-import type { ChannelCalls } from '../../../host/channels/channel-calls.ts';
+import type { ChannelCalls } from '../../../host/channels/calls/channel-calls.ts';
 import { ChannelStateStore } from '../../../host/channels/channel-state-store.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.ts';
 

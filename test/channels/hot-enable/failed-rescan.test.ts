@@ -7,7 +7,7 @@ import { ChannelRegistry } from '../../../host/channels/channel-registry.ts';
 import { discoverChannels, type DiscoveryResult } from '../../../host/channels/discovery/discover-channels.ts';
 import { readHostProvidedVersions } from '../../../host/channels/discovery/host-provided-versions.ts';
 import { sandboxLoader } from '../../../host/channels/load-channel-in-sandbox.ts';
-import type { ChannelCalls } from '../../../host/channels/channel-calls.ts';
+import type { ChannelCalls } from '../../../host/channels/calls/channel-calls.ts';
 
 const HOST_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 

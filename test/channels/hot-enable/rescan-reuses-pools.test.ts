@@ -8,7 +8,7 @@ import { discoverChannels } from '../../../host/channels/discovery/discover-chan
 import { readHostProvidedVersions } from '../../../host/channels/discovery/host-provided-versions.ts';
 import { sandboxLoader } from '../../../host/channels/load-channel-in-sandbox.ts';
 import type { ChannelFile } from '../../../host/channels/discovery/scan-channel-files.ts';
-import type { ChannelCalls } from '../../../host/channels/channel-calls.ts';
+import type { ChannelCalls } from '../../../host/channels/calls/channel-calls.ts';
 import { UpgradablePluginRoot } from './upgradable-plugin-root.ts';
 
 const HOST_ROOT = fileURLToPath(new URL('../../..', import.meta.url));

@@ -19,7 +19,7 @@ import { createPluginRoot } from '../../support/temp-plugin-root.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { startTestRegistry, type TestRegistry } from '../../support/test-registry.ts';
 import { upgradableChannelSource } from '../hot-enable/upgradable-plugin-root.ts';
-import { webhookRequest } from '../sandbox/fixture-sandbox.ts';
+import { webhookRequest } from '../builtin-pool/fixture-pool.ts';
 
 const SCRIPTED_DEPENDENCY = new URL('../../fixtures/channel-packages/scripted-dependency/', import.meta.url).pathname;
 const SOURCE: ChannelSource = { id: 'source-1', ref: 'ref-1', settings: {}, active: true };

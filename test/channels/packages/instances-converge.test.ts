@@ -15,7 +15,7 @@ import { createPluginRoot } from '../../support/temp-plugin-root.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.ts';
 import { startTestRegistry, type TestRegistry } from '../../support/test-registry.ts';
-import { webhookRequest } from '../sandbox/fixture-sandbox.ts';
+import { webhookRequest } from '../builtin-pool/fixture-pool.ts';
 
 let registry: TestRegistry;
 let database: TestDatabase;

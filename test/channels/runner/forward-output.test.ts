@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { test } from 'node:test';
 import { forwardOutput, MAX_LINE_CHARS, MAX_LINES_PER_SECOND } from '../../../host/channels/runner/forward-output.ts';
-import { recordingLogger } from '../sandbox/fixture-sandbox.ts';
+import { recordingLogger } from '../builtin-pool/fixture-pool.ts';
 
 /** Runs `code` in a child whose output is forwarded; resolves once it closed, with the log and the last stderr tail. */
 async function forwarded(code: string): Promise<{ logger: ReturnType<typeof recordingLogger>; tail: string[] }> {

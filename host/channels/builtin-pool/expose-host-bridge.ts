@@ -7,8 +7,8 @@ import type { MessagePort } from 'node:worker_threads';
 import type { EgressRequest, EgressResponse, HostServices } from '@bot-ai/api';
 import { expose } from 'comlink';
 import { AppError } from '../../errors/app-error.ts';
-import type { HostBridge, LogLevel, SandboxReply } from './protocol.ts';
-import { serializeError, type SerializedError } from './sandbox-error.ts';
+import type { HostBridge, LogLevel, SandboxReply } from '../plugin-side/protocol.ts';
+import { serializeError, type SerializedError } from '../plugin-side/sandbox-error.ts';
 import type { ServedSources } from './served-sources.ts';
 
 /** The logger calls the sandbox makes; a pino logger fits. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { echoBody, handshakeRequest, MISBEHAVIOUR_TIMEOUT_MS, rejectsWithCode, SOURCE, startFixtureSandbox, webhookRequest } from './fixture-sandbox.ts';
+import { echoBody, handshakeRequest, MISBEHAVIOUR_TIMEOUT_MS, rejectsWithCode, SOURCE, startFixturePool, webhookRequest } from './fixture-pool.ts';
 
 // Room for the host's own scheduling on a busy test machine; the point is "not much later".
 const SLACK_MS = 400;
@@ -19,7 +19,7 @@ const MISBEHAVIOURS = [
 test('misbehaving decoders', { concurrency: true }, async (t) => {
   for (const [what, fixture, code, timeoutMs] of MISBEHAVIOURS) {
     void t.test(`a decode that ${what} gets ${code} within the timeout, and the pool recovers`, async (t) => {
-      const sandbox = await startFixtureSandbox(t, fixture, { callTimeoutMs: timeoutMs });
+      const sandbox = await startFixturePool(t, fixture, { callTimeoutMs: timeoutMs });
       const startedAt = performance.now();
       await rejectsWithCode(sandbox.receiveWebhook(webhookRequest({}), SOURCE), code);
       assert.ok(performance.now() - startedAt < timeoutMs + SLACK_MS, 'answered within the timeout');
@@ -32,7 +32,7 @@ test('misbehaving decoders', { concurrency: true }, async (t) => {
 });
 
 test('a healthy channel keeps answering while another one loops', async (t) => {
-  const [looping, echo] = await Promise.all([startFixtureSandbox(t, 'decode-loops', { callTimeoutMs: MISBEHAVIOUR_TIMEOUT_MS }), startFixtureSandbox(t, 'echo')]);
+  const [looping, echo] = await Promise.all([startFixturePool(t, 'decode-loops', { callTimeoutMs: MISBEHAVIOUR_TIMEOUT_MS }), startFixturePool(t, 'echo')]);
   const stuck = rejectsWithCode(looping.receiveWebhook(webhookRequest({}), SOURCE), 'BOT_ERR_PLUGIN_CALL_TIMEOUT');
   for (let i = 0; i < 5; i++) {
     const result = await echo.receiveWebhook(webhookRequest(echoBody(`n${i}`)), SOURCE);
@@ -42,7 +42,7 @@ test('a healthy channel keeps answering while another one loops', async (t) => {
 });
 
 test('a plain Error thrown by decode keeps its name and message as the cause', async (t) => {
-  const sandbox = await startFixtureSandbox(t, 'decode-throws');
+  const sandbox = await startFixturePool(t, 'decode-throws');
   const error = await rejectsWithCode(sandbox.receiveWebhook(webhookRequest({}), SOURCE), 'BOT_ERR_PLUGIN_THREW');
   const cause = error.cause as Error;
   assert.equal(cause.name, 'Error');
@@ -50,7 +50,7 @@ test('a plain Error thrown by decode keeps its name and message as the cause', a
 });
 
 test('a worker killed for its memory says so in the cause', async (t) => {
-  const sandbox = await startFixtureSandbox(t, 'decode-allocates');
+  const sandbox = await startFixturePool(t, 'decode-allocates');
   const error = await rejectsWithCode(sandbox.receiveWebhook(webhookRequest({}), SOURCE), 'BOT_ERR_PLUGIN_WORKER_CRASHED');
   assert.equal((error.cause as { code?: string }).code, 'ERR_WORKER_OUT_OF_MEMORY');
 });

@@ -4,9 +4,9 @@ import { Buffer } from 'node:buffer';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { ChannelSource, PlainInboundEvent, WebhookRequest } from '@bot-ai/api';
-import { ChannelSandbox, type ChannelSandboxOptions } from '../../../host/channels/sandbox/channel-sandbox.ts';
-import type { SandboxLogger } from '../../../host/channels/sandbox/expose-host-bridge.ts';
-import type { LogLevel } from '../../../host/channels/sandbox/protocol.ts';
+import { BuiltinChannelPool, type BuiltinChannelPoolOptions } from '../../../host/channels/builtin-pool/builtin-channel-pool.ts';
+import type { SandboxLogger } from '../../../host/channels/builtin-pool/expose-host-bridge.ts';
+import type { LogLevel } from '../../../host/channels/plugin-side/protocol.ts';
 
 export const SOURCE: ChannelSource = { id: 'source-1', ref: 'ref-1', settings: { greeting: 'hello' }, active: true };
 
@@ -36,8 +36,8 @@ export function recordingLogger(): SandboxLogger & { lines: RecordedLine[] } {
 }
 
 /** Starts the fixture's sandbox and closes it after the test. */
-export async function startFixtureSandbox(t: TestContext, name: string, overrides: Partial<ChannelSandboxOptions> = {}): Promise<ChannelSandbox> {
-  const sandbox = await ChannelSandbox.start({
+export async function startFixturePool(t: TestContext, name: string, overrides: Partial<BuiltinChannelPoolOptions> = {}): Promise<BuiltinChannelPool> {
+  const sandbox = await BuiltinChannelPool.start({
     file: fixtureFile(name),
     name,
     ...TEST_LIMITS,

@@ -1,8 +1,8 @@
 import type { ChannelSource, HostServices, PlainInboundEvent, SendMessageResult } from '@bot-ai/api';
 import type { SandboxLogger } from './expose-host-bridge.ts';
 
-/** How a channel sandbox runs; the host reads the limits from its `BOT_SANDBOX_*` configuration. */
-export interface ChannelSandboxOptions {
+/** How a built-in channel's thread pool runs; the host reads the limits from its `BOT_SANDBOX_*` configuration. */
+export interface BuiltinChannelPoolOptions {
   /** Path or file URL of the `*.channel.js` file. */
   file: string;
   /** Label in logs and error messages until the channel has described itself; default the file. */
@@ -45,7 +45,7 @@ const POSITIVE_INTEGERS = ['callTimeoutMs', 'maxHeapMb', 'maxQueue', 'maxThreads
 const OPTIONAL_POSITIVE_INTEGERS = ['startTimeoutMs', 'hostCallTimeoutMs'] as const;
 
 /** Guard clauses naming the option, so a configuration mistake is found at start, not mid-call. */
-export function checkSandboxOptions(options: ChannelSandboxOptions): void {
+export function checkBuiltinPoolOptions(options: BuiltinChannelPoolOptions): void {
   if (typeof options.file !== 'string' || options.file === '') throw new TypeError('options.file must be a non-empty string');
   for (const key of POSITIVE_INTEGERS) {
     if (!Number.isInteger(options[key]) || options[key] < 1) throw new TypeError(`options.${key} must be a positive integer`);

@@ -8,11 +8,11 @@ import type {
   WebhookRequest,
   WebSocketFrame,
 } from '@bot-ai/api';
-import type { ChannelDescription, PlainSubscriberData, PlainWebhookRequest, ReceiveFrameResult, ReceiveWebhookResult } from './sandbox/protocol.ts';
+import type { ChannelDescription, PlainSubscriberData, PlainWebhookRequest, ReceiveFrameResult, ReceiveWebhookResult } from '../plugin-side/protocol.ts';
 
 /**
  * The calls the host makes into a channel, whatever runs it: a runner process in its sandbox
- * (ChannelRunner, every package and local channel) or worker threads of the host (ChannelSandbox,
+ * (ChannelRunner, every package and local channel) or worker threads of the host (BuiltinChannelPool,
  * the SDK's trusted built-in channels). Each rejects with an error whose `code` says what failed.
  */
 export interface ChannelCalls {
@@ -25,7 +25,7 @@ export interface ChannelCalls {
   close(): Promise<void>;
 }
 
-/** How a channel is isolated, as diagnostics show it (DESIGN 5a). */
+/** How a channel is isolated, as diagnostics show it. */
 export type IsolationKind = 'sandbox' | 'reduced' | 'builtin';
 
 /** A running channel's isolation and runner state, for diagnostics. */

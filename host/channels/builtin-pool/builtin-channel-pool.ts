@@ -1,7 +1,9 @@
 /**
- * Host side: one Piscina pool per channel file. Plugin code only ever runs in its workers, with
- * a heap limit, an empty environment and a time limit per call; a worker that dies or overruns
- * is replaced and costs only the calls it was running.
+ * The thread pool of one of the SDK's trusted built-in channels: one Piscina pool per channel
+ * file, in the host's own threads (package and local channels run in a runner process instead).
+ * The channel's code only ever runs in its workers, with a heap limit, an empty environment and a
+ * time limit per call; a worker that dies or overruns is replaced and costs only the calls it was
+ * running.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -17,10 +19,10 @@ import type {
   WebSocketFrame,
 } from '@bot-ai/api';
 import type { Piscina } from 'piscina';
-import { createSandboxPool } from './create-sandbox-pool.ts';
+import { createThreadPool } from './create-thread-pool.ts';
 import { exposeHostBridge } from './expose-host-bridge.ts';
 import { mapPoolFailure } from './map-pool-failure.ts';
-import { pickSource } from './pick-source.ts';
+import { pickSource } from '../calls/pick-source.ts';
 import type {
   ChannelDescription,
   PlainSubscriberData,
@@ -33,32 +35,32 @@ import type {
   SandboxResults,
   SendTaskResult,
   WorkerEventMessage,
-} from './protocol.ts';
-import { deserializeError, SandboxError } from './sandbox-error.ts';
-import { checkSandboxOptions, type ChannelSandboxOptions } from './sandbox-options.ts';
+} from '../plugin-side/protocol.ts';
+import { deserializeError, SandboxError } from '../plugin-side/sandbox-error.ts';
+import { checkBuiltinPoolOptions, type BuiltinChannelPoolOptions } from './builtin-pool-options.ts';
 import { ServedSources } from './served-sources.ts';
-import { withTimeout } from './with-timeout.ts';
+import { withTimeout } from '../plugin-side/with-timeout.ts';
 
-export type { ChannelSandboxOptions } from './sandbox-options.ts';
+export type { BuiltinChannelPoolOptions } from './builtin-pool-options.ts';
 
 const DEFAULT_START_TIMEOUT_MS = 10_000;
 
 type RunOptions = NonNullable<Parameters<Piscina['run']>[1]>;
 
 /**
- * A channel's sandbox. Every method is one task in a worker and rejects with a SandboxError whose
+ * A built-in channel's thread pool. Every method is one task in a worker and rejects with a SandboxError whose
  * `code` says what went wrong (`BOT_ERR_PLUGIN_CALL_TIMEOUT`, `…_WORKER_CRASHED`, `…_THREW`, …).
  * @example
- * const sandbox = await ChannelSandbox.start({ file, callTimeoutMs: 2000, maxHeapMb: 64, idleTimeoutMs: 30000,
+ * const pool = await BuiltinChannelPool.start({ file, callTimeoutMs: 2000, maxHeapMb: 64, idleTimeoutMs: 30000,
  *   maxQueue: 100, maxThreads: 2, hostServices, logger });
- * const { name, settingsJsonSchema } = await sandbox.describe();
- * const result = await sandbox.receiveWebhook(request, source);
- * await sandbox.close();
+ * const { name, settingsJsonSchema } = await pool.describe();
+ * const result = await pool.receiveWebhook(request, source);
+ * await pool.close();
  */
-export class ChannelSandbox {
+export class BuiltinChannelPool {
   readonly #pool: Piscina;
   readonly #label: string;
-  readonly #options: ChannelSandboxOptions;
+  readonly #options: BuiltinChannelPoolOptions;
   readonly #inFlight = new Set<Promise<unknown>>();
   /** The sources of the calls in flight: the only ones a worker's service request may act for. */
   readonly #served = new ServedSources();
@@ -68,7 +70,7 @@ export class ChannelSandbox {
   readonly #loadWaiters: Array<() => void> = [];
   #closing: Promise<void> | undefined;
 
-  private constructor(pool: Piscina, label: string, options: ChannelSandboxOptions) {
+  private constructor(pool: Piscina, label: string, options: BuiltinChannelPoolOptions) {
     this.#pool = pool;
     this.#label = label;
     this.#options = options;
@@ -79,18 +81,18 @@ export class ChannelSandbox {
    * the first call does not pay for the start (rejects with `BOT_ERR_PLUGIN_START_TIMEOUT` when
    * that takes longer than `startTimeoutMs`). A failed check is reported by `describe()`.
    */
-  static async start(options: ChannelSandboxOptions): Promise<ChannelSandbox> {
-    checkSandboxOptions(options);
+  static async start(options: BuiltinChannelPoolOptions): Promise<BuiltinChannelPool> {
+    checkBuiltinPoolOptions(options);
     const fileUrl = options.file.startsWith('file:') ? options.file : pathToFileURL(path.resolve(options.file)).href;
-    const sandbox = new ChannelSandbox(createSandboxPool(fileUrl, options), options.name ?? fileUrl, options);
-    sandbox.#listen();
+    const pool = new BuiltinChannelPool(createThreadPool(fileUrl, options), options.name ?? fileUrl, options);
+    pool.#listen();
     try {
-      await sandbox.ready(options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+      await pool.ready(options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
     } catch (error) {
-      await sandbox.close();
+      await pool.close();
       throw error;
     }
-    return sandbox;
+    return pool;
   }
 
   /**

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { EncodedReply } from '../../../host/channels/sandbox/sandbox-options.ts';
-import { PLAIN_EVENT, rejectsWithCode, SOURCE, startFixtureSandbox } from './fixture-sandbox.ts';
+import type { EncodedReply } from '../../../host/channels/builtin-pool/builtin-pool-options.ts';
+import { PLAIN_EVENT, rejectsWithCode, SOURCE, startFixturePool } from './fixture-pool.ts';
 
 const SESSION = 'session-1';
 
 test('receiveFrame decodes a frame in the worker into plain events sent by the session', async (t) => {
-  const sandbox = await startFixtureSandbox(t, 'websocket-frames');
+  const sandbox = await startFixturePool(t, 'websocket-frames');
   const result = await sandbox.receiveFrame({ sessionId: SESSION, data: '{"text":"hi"}' }, SOURCE);
   assert.equal(result.outcome, 'accepted');
   assert.deepEqual(
@@ -16,14 +16,14 @@ test('receiveFrame decodes a frame in the worker into plain events sent by the s
 });
 
 test('a frame the channel rejects is invalid, with the reason the client may be shown', async (t) => {
-  const sandbox = await startFixtureSandbox(t, 'websocket-frames');
+  const sandbox = await startFixturePool(t, 'websocket-frames');
   const result = await sandbox.receiveFrame({ sessionId: SESSION, data: '{"reject":true}' }, SOURCE);
   assert.equal(result.outcome, 'invalid');
   assert.equal(result.outcome === 'invalid' && result.reason.message, 'not a frames frame');
 });
 
 test('an event sent by anyone but the frame session is refused, and a plugin throw is a plugin failure', async (t) => {
-  const sandbox = await startFixtureSandbox(t, 'websocket-frames');
+  const sandbox = await startFixturePool(t, 'websocket-frames');
   const impostor = await rejectsWithCode(sandbox.receiveFrame({ sessionId: SESSION, data: '{"sender":"someone-else"}' }, SOURCE), 'BOT_ERR_PLUGIN_INVALID_RESULT');
   assert.match(impostor.message, /sessionId as the sender/);
   await rejectsWithCode(sandbox.receiveFrame({ sessionId: SESSION, data: '{"crash":true}' }, SOURCE), 'BOT_ERR_PLUGIN_THREW');
@@ -31,7 +31,7 @@ test('an event sent by anyone but the frame session is refused, and a plugin thr
 
 test('send on a WebSocket channel encodes in the worker and hands the frame to the host delivery', async (t) => {
   const delivered: EncodedReply[] = [];
-  const sandbox = await startFixtureSandbox(t, 'websocket-frames', {
+  const sandbox = await startFixturePool(t, 'websocket-frames', {
     frameDelivery: { deliver: async (reply) => (delivered.push(reply), { mid: 'web:1' }) },
   });
   const result = await sandbox.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: 'pong' } }, { idempotencyKey: 'k1' });
@@ -41,8 +41,8 @@ test('send on a WebSocket channel encodes in the worker and hands the frame to t
 });
 
 test('a WebSocket send without a host delivery, and a frame for an HTTP channel, are unsupported calls', async (t) => {
-  const frames = await startFixtureSandbox(t, 'websocket-frames');
+  const frames = await startFixturePool(t, 'websocket-frames');
   await rejectsWithCode(frames.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: 'pong' } }, { idempotencyKey: 'k2' }), 'BOT_ERR_PLUGIN_CALL_UNSUPPORTED');
-  const http = await startFixtureSandbox(t, 'echo');
+  const http = await startFixturePool(t, 'echo');
   await rejectsWithCode(http.receiveFrame({ sessionId: SESSION, data: '{}' }, SOURCE), 'BOT_ERR_PLUGIN_CALL_UNSUPPORTED');
 });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_CHANNEL_CAPABILITIES } from '@bot-ai/api';
-import { ChannelSandbox } from '../../../host/channels/sandbox/channel-sandbox.ts';
-import { fixtureFile, recordingLogger, rejectsWithCode, SOURCE, startFixtureSandbox, TEST_LIMITS, webhookRequest } from './fixture-sandbox.ts';
+import { BuiltinChannelPool } from '../../../host/channels/builtin-pool/builtin-channel-pool.ts';
+import { fixtureFile, recordingLogger, rejectsWithCode, SOURCE, startFixturePool, TEST_LIMITS, webhookRequest } from './fixture-pool.ts';
 
 test('describes a valid channel: kind, name, settings as JSON Schema, capabilities', async (t) => {
-  const sandbox = await startFixtureSandbox(t, 'echo');
+  const sandbox = await startFixturePool(t, 'echo');
   const description = await sandbox.describe();
   assert.equal(description.kind, 'http');
   assert.equal(description.name, 'echo');
@@ -18,7 +18,7 @@ test('describes a valid channel: kind, name, settings as JSON Schema, capabiliti
 });
 
 test('describes a WebSocket channel and refuses webhook calls on it', async (t) => {
-  const sandbox = await startFixtureSandbox(t, 'websocket');
+  const sandbox = await startFixturePool(t, 'websocket');
   assert.equal((await sandbox.describe()).kind, 'websocket');
   await rejectsWithCode(sandbox.receiveWebhook(webhookRequest({}), SOURCE), 'BOT_ERR_PLUGIN_CALL_UNSUPPORTED');
 });
@@ -38,7 +38,7 @@ const REJECTIONS = [
 test('rejects each bad plugin with its code, from inside a worker', { concurrency: true }, async (t) => {
   for (const [what, fixture, code] of REJECTIONS) {
     void t.test(`rejects a plugin ${what} with ${code}`, async (t) => {
-      const sandbox = await startFixtureSandbox(t, fixture);
+      const sandbox = await startFixturePool(t, fixture);
       const error = await rejectsWithCode(sandbox.describe(), code);
       assert.equal(error.name, 'SandboxError');
       assert.match(error.message, /\S/);
@@ -49,13 +49,13 @@ test('rejects each bad plugin with its code, from inside a worker', { concurrenc
 });
 
 test('keeps the import error as the cause of an import failure', async (t) => {
-  const sandbox = await startFixtureSandbox(t, 'throws-at-import');
+  const sandbox = await startFixturePool(t, 'throws-at-import');
   const error = await rejectsWithCode(sandbox.describe(), 'BOT_ERR_PLUGIN_IMPORT_FAILED');
   assert.equal((error.cause as Error).message, 'missing configuration at import');
 });
 
 test('fails to start, with BOT_ERR_PLUGIN_START_TIMEOUT, a plugin whose import never finishes', async () => {
-  const started = ChannelSandbox.start({
+  const started = BuiltinChannelPool.start({
     file: fixtureFile('import-hangs'),
     ...TEST_LIMITS,
     startTimeoutMs: 300,
@@ -67,5 +67,5 @@ test('fails to start, with BOT_ERR_PLUGIN_START_TIMEOUT, a plugin whose import n
 
 test('refuses options that make no sense, naming the option', async () => {
   const options = { file: fixtureFile('echo'), ...TEST_LIMITS, maxQueue: 0, hostServices: { getAttachmentPublicUrl: async () => '' }, logger: recordingLogger() };
-  await assert.rejects(ChannelSandbox.start(options), /options\.maxQueue must be a positive integer/);
+  await assert.rejects(BuiltinChannelPool.start(options), /options\.maxQueue must be a positive integer/);
 });

@@ -1,5 +1,5 @@
 /**
- * The Piscina worker entry of a channel sandbox in the host (the SDK's trusted built-in
+ * The Piscina worker entry of a built-in channel's thread pool (the SDK's trusted built-in
  * channels). At start it opens the host bridge, then imports, checks and constructs the plugin
  * once; each task is then one call into the handler (runTask).
  *
@@ -7,10 +7,10 @@
  * TypeScript only — no enums, namespaces or constructor parameter properties.
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { loadChannelHandler } from './load-channel-handler.ts';
-import { openHostBridge } from './open-host-bridge.ts';
-import type { SandboxReply, SandboxRequest, SandboxWorkerData, TaskStartedMessage, WorkerLoadedMessage } from './protocol.ts';
-import { runTask } from './run-task.ts';
+import { loadChannelHandler } from '../plugin-side/load-channel-handler.ts';
+import { openHostBridge } from '../plugin-side/open-host-bridge.ts';
+import type { SandboxReply, SandboxRequest, SandboxWorkerData, TaskStartedMessage, WorkerLoadedMessage } from '../plugin-side/protocol.ts';
+import { runTask } from '../plugin-side/run-task.ts';
 
 const { fileUrl, hostCallTimeoutMs } = workerData as SandboxWorkerData;
 openHostBridge(hostCallTimeoutMs);

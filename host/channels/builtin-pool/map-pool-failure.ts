@@ -1,4 +1,4 @@
-import { messageOf, SandboxError } from './sandbox-error.ts';
+import { messageOf, SandboxError } from '../plugin-side/sandbox-error.ts';
 
 /** What is known about a failed Piscina task when its promise rejects. */
 export interface PoolFailure {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { PLAIN_EVENT, recordingLogger, rejectsWithCode, SOURCE, startFixtureSandbox } from './fixture-sandbox.ts';
+import { PLAIN_EVENT, recordingLogger, rejectsWithCode, SOURCE, startFixturePool } from './fixture-pool.ts';
 
 const ATTACHMENT = { type: 'attachment', data: { attachment: { kind: 'file', url: 'https://x.test/a.pdf', name: 'a.pdf' } } } as const;
 
 test("a plugin's channelAttachmentService.getPublicUrl gets the host's answer", async (t) => {
   const asked: string[][] = [];
-  const sandbox = await startFixtureSandbox(t, 'echo', {
+  const sandbox = await startFixturePool(t, 'echo', {
     hostServices: { getAttachmentPublicUrl: async (sourceId, ref) => (asked.push([sourceId, ref]), `https://host.test/dl/${ref}?t=signed`) },
   });
   const result = await sandbox.send(PLAIN_EVENT, SOURCE, ATTACHMENT, { idempotencyKey: 'k1' });
@@ -16,7 +16,7 @@ test("a plugin's channelAttachmentService.getPublicUrl gets the host's answer", 
 });
 
 test('a host service that never answers fails the call cleanly, and the worker keeps serving', async (t) => {
-  const sandbox = await startFixtureSandbox(t, 'echo', {
+  const sandbox = await startFixturePool(t, 'echo', {
     callTimeoutMs: 2_000,
     hostCallTimeoutMs: 100,
     hostServices: { getAttachmentPublicUrl: () => new Promise<string>(() => {}) },
@@ -32,7 +32,7 @@ test("a host service's error reaches the plugin with its code", async (t) => {
   const failing = async (): Promise<string> => {
     throw Object.assign(new Error('no such file'), { code: 'BOT_ERR_DOWNLOAD_NOT_FOUND' });
   };
-  const sandbox = await startFixtureSandbox(t, 'echo', { hostServices: { getAttachmentPublicUrl: failing } });
+  const sandbox = await startFixturePool(t, 'echo', { hostServices: { getAttachmentPublicUrl: failing } });
   const error = await rejectsWithCode(sandbox.send(PLAIN_EVENT, SOURCE, ATTACHMENT, { idempotencyKey: 'k1' }), 'BOT_ERR_PLUGIN_THREW');
   const failed = error.cause as Error & { code?: string; cause?: Error & { code?: string } };
   assert.equal(failed.code, 'BOT_ERR_PLUGIN_HOST_SERVICE_FAILED');
@@ -41,7 +41,7 @@ test("a host service's error reaches the plugin with its code", async (t) => {
 
 test("the plugin's console output reaches the host logger, labelled with the channel", async (t) => {
   const logger = recordingLogger();
-  const sandbox = await startFixtureSandbox(t, 'echo', { logger });
+  const sandbox = await startFixturePool(t, 'echo', { logger });
   await sandbox.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: 'log' } }, { idempotencyKey: 'k1' });
   // The log line travels on the bridge port, not with the task's answer: give it a moment.
   for (let i = 0; i < 50 && logger.lines.length === 0; i++) await sleep(10);
@@ -50,7 +50,7 @@ test("the plugin's console output reaches the host logger, labelled with the cha
 
 test("a built-in plugin's download link is only for a source a call in flight serves", async (t) => {
   const asked: string[] = [];
-  const sandbox = await startFixtureSandbox(t, 'echo', {
+  const sandbox = await startFixturePool(t, 'echo', {
     hostServices: { getAttachmentPublicUrl: async (sourceId, ref) => (asked.push(sourceId), `https://host.test/${sourceId}/${ref}`) },
   });
   const own = await sandbox.send(PLAIN_EVENT, SOURCE, { type: 'text', data: { text: `link-for:${SOURCE.id}` } }, { idempotencyKey: 'k1' });
@@ -62,7 +62,7 @@ test("a built-in plugin's download link is only for a source a call in flight se
 
 test("a built-in plugin's fetch naming a source no call in flight serves is performed for no source", async (t) => {
   const sourceIds: (string | undefined)[] = [];
-  const sandbox = await startFixtureSandbox(t, 'echo', {
+  const sandbox = await startFixturePool(t, 'echo', {
     hostServices: {
       getAttachmentPublicUrl: async () => '',
       fetch: async (request) => {

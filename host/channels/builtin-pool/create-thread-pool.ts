@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { SandboxWorkerData } from './protocol.ts';
-import type { ChannelSandboxOptions } from './sandbox-options.ts';
+import type { SandboxWorkerData } from '../plugin-side/protocol.ts';
+import type { BuiltinChannelPoolOptions } from './builtin-pool-options.ts';
 
 // worker.ts when the host runs from source, worker.js once compiled: the extension of this module.
 const WORKER_URL = new URL(`./worker${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
 
-/** The Piscina pool of one channel file, with the sandbox's limits. */
-export function createSandboxPool(fileUrl: string, options: ChannelSandboxOptions): Piscina {
+/** The Piscina pool of one built-in channel file, with its limits. */
+export function createThreadPool(fileUrl: string, options: BuiltinChannelPoolOptions): Piscina {
   const workerData: SandboxWorkerData = { fileUrl, hostCallTimeoutMs: options.hostCallTimeoutMs ?? Math.ceil(options.callTimeoutMs / 2) };
   return new Piscina({
     filename: WORKER_URL,

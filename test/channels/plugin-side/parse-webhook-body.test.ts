@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_WEBHOOK_BODY_DEPTH, parseWebhookBody } from '../../../host/channels/sandbox/parse-webhook-body.ts';
+import { MAX_WEBHOOK_BODY_DEPTH, parseWebhookBody } from '../../../host/channels/plugin-side/parse-webhook-body.ts';
 
 const nested = (depth: number) => Buffer.from(`${'['.repeat(depth)}${']'.repeat(depth)}`);
 
