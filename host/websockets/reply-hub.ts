@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SendMessageResult } from '@bot-ai/api';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { EncodedReply, FrameDelivery } from '../channels/builtin-pool/builtin-pool-options.ts';
+import type { EncodedReply, FrameDelivery } from '../channels/calls/frame-delivery.ts';
 import { PgListener } from '../db/pg-listener.ts';
 import { REPLAY_BATCH, REPLY_NOTICE_CHANNEL, type WebChatStore } from './web-chat-store.ts';
 

@@ -19,10 +19,14 @@ import type {
   WebSocketFrame,
 } from '@bot-ai/api';
 import type { Piscina } from 'piscina';
+import { admitCall } from '../calls/admit-call.ts';
+import { CallsInFlight } from '../calls/calls-in-flight.ts';
+import { deliverSendResult } from '../calls/frame-delivery.ts';
+import { pickSource } from '../calls/pick-source.ts';
+import { sendNotStarted } from '../calls/send-not-started.ts';
 import { createThreadPool } from './create-thread-pool.ts';
 import { exposeHostBridge } from './expose-host-bridge.ts';
 import { mapPoolFailure } from './map-pool-failure.ts';
-import { pickSource } from '../calls/pick-source.ts';
 import type {
   ChannelDescription,
   PlainSubscriberData,
@@ -36,7 +40,7 @@ import type {
   SendTaskResult,
   WorkerEventMessage,
 } from '../plugin-side/protocol.ts';
-import { deserializeError, SandboxError } from '../plugin-side/sandbox-error.ts';
+import { deserializeError, errorCode, SandboxError } from '../plugin-side/sandbox-error.ts';
 import { checkBuiltinPoolOptions, type BuiltinChannelPoolOptions } from './builtin-pool-options.ts';
 import { ServedSources } from './served-sources.ts';
 import { withTimeout } from '../plugin-side/with-timeout.ts';
@@ -61,7 +65,7 @@ export class BuiltinChannelPool {
   readonly #pool: Piscina;
   readonly #label: string;
   readonly #options: BuiltinChannelPoolOptions;
-  readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #inFlight = new CallsInFlight();
   /** The sources of the calls in flight: the only ones a worker's service request may act for. */
   readonly #served = new ServedSources();
   readonly #loadedThreads = new Set<number>();
@@ -140,10 +144,7 @@ export class BuiltinChannelPool {
    */
   async send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendMessageResult> {
     const result = await this.#send(event, source, envelope, options);
-    if (!('frame' in result)) return result;
-    const delivery = this.#options.frameDelivery;
-    if (!delivery) throw new SandboxError('BOT_ERR_PLUGIN_CALL_UNSUPPORTED', `${this.#label}: this host delivers no WebSocket frames`);
-    return delivery.deliver({ event, source, frame: result.frame, idempotencyKey: options.idempotencyKey });
+    return deliverSendResult({ event, source, options, result, label: this.#label }, this.#options.frameDelivery);
   }
 
   async #send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendTaskResult> {
@@ -152,10 +153,8 @@ export class BuiltinChannelPool {
     try {
       return await this.#run({ type: 'channel.send', event, source: pickSource(source), envelope, options, taskId });
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (this.#pendingSends.has(taskId) && (code === 'BOT_ERR_PLUGIN_CALL_TIMEOUT' || code === 'BOT_ERR_PLUGIN_WORKER_CRASHED')) {
-        throw new SandboxError('BOT_ERR_PLUGIN_SEND_NOT_STARTED', `${this.#label}: the send never reached the plugin`, { cause: error });
-      }
+      const code = errorCode(error);
+      if (this.#pendingSends.has(taskId) && (code === 'BOT_ERR_PLUGIN_CALL_TIMEOUT' || code === 'BOT_ERR_PLUGIN_WORKER_CRASHED')) throw sendNotStarted(this.#label, undefined, error);
       throw error;
     } finally {
       this.#pendingSends.delete(taskId);
@@ -169,7 +168,7 @@ export class BuiltinChannelPool {
 
   /** Refuses new calls, waits for the calls in flight (each bounded by its timeout), then stops the workers. */
   close(): Promise<void> {
-    this.#closing ??= Promise.allSettled([...this.#inFlight]).then(() => this.#pool.destroy());
+    this.#closing ??= this.#inFlight.drained().then(() => this.#pool.destroy());
     return this.#closing;
   }
 
@@ -199,20 +198,16 @@ export class BuiltinChannelPool {
   async #run<K extends SandboxRequestType>(request: Extract<SandboxRequest, { type: K }>, transferList: ArrayBuffer[] = []): Promise<SandboxResults[K]> {
     this.#admit();
     const leave = this.#served.enter('source' in request ? request.source.id : undefined);
-    const call = this.#call(request, transferList);
-    this.#inFlight.add(call);
     try {
-      return (await call) as SandboxResults[K];
+      return (await this.#inFlight.track(this.#call(request, transferList))) as SandboxResults[K];
     } finally {
-      this.#inFlight.delete(call);
       leave();
     }
   }
 
   #admit(): void {
-    if (this.#closing) throw new SandboxError('BOT_ERR_PLUGIN_SANDBOX_CLOSED', `${this.#label}: the sandbox is closed`);
-    // Checked here too because Piscina's own refusal carries no code.
-    if (this.#pool.queueSize >= this.#options.maxQueue) throw new SandboxError('BOT_ERR_PLUGIN_QUEUE_FULL', `${this.#label}: the task queue is full`);
+    // The queue is checked here too because Piscina's own refusal carries no code.
+    admitCall({ label: this.#label, closed: this.#closing !== undefined, queued: this.#pool.queueSize, maxQueue: this.#options.maxQueue, full: 'the task queue is full' });
   }
 
   async #call(request: SandboxRequest, transferList: ArrayBuffer[]): Promise<unknown> {

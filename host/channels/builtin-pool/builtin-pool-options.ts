@@ -1,5 +1,6 @@
-import type { ChannelSource, HostServices, PlainInboundEvent, SendMessageResult } from '@bot-ai/api';
-import type { SandboxLogger } from './expose-host-bridge.ts';
+import type { HostServices } from '@bot-ai/api';
+import type { FrameDelivery } from '../calls/frame-delivery.ts';
+import type { SandboxLogger } from '../calls/sandbox-logger.ts';
 
 /** How a built-in channel's thread pool runs; the host reads the limits from its `BOT_SANDBOX_*` configuration. */
 export interface BuiltinChannelPoolOptions {
@@ -24,21 +25,6 @@ export interface BuiltinChannelPoolOptions {
   logger: SandboxLogger;
   /** Where a WebSocket channel's encoded replies go (the host owns the sockets); without it they are refused. */
   frameDelivery?: FrameDelivery;
-}
-
-/** One reply of a WebSocket channel, encoded by the plugin, for the host to deliver. */
-export interface EncodedReply {
-  /** The event being answered: its sender is the session the reply belongs to. */
-  event: PlainInboundEvent;
-  source: ChannelSource;
-  frame: string;
-  /** The send key: delivering the same key twice stores and pushes the reply once. */
-  idempotencyKey: string;
-}
-
-/** The host's delivery of WebSocket replies: stored durably, then pushed to the live sockets. */
-export interface FrameDelivery {
-  deliver(reply: EncodedReply): Promise<SendMessageResult>;
 }
 
 const POSITIVE_INTEGERS = ['callTimeoutMs', 'maxHeapMb', 'maxQueue', 'maxThreads'] as const;

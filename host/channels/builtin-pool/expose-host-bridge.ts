@@ -9,10 +9,9 @@ import { expose } from 'comlink';
 import { AppError } from '../../errors/app-error.ts';
 import type { HostBridge, LogLevel, SandboxReply } from '../plugin-side/protocol.ts';
 import { serializeError, type SerializedError } from '../plugin-side/sandbox-error.ts';
+import type { SandboxLogger } from '../calls/sandbox-logger.ts';
 import type { ServedSources } from './served-sources.ts';
 
-/** The logger calls the sandbox makes; a pino logger fits. */
-export type SandboxLogger = Record<LogLevel, (fields: Record<string, unknown>, message: string) => void>;
 
 const LOG_LEVELS: ReadonlySet<string> = new Set<LogLevel>(['debug', 'info', 'warn', 'error']);
 

@@ -20,11 +20,13 @@ import type {
   WebSocketFrame,
 } from '@bot-ai/api';
 import type { ChannelCalls, ChannelRuntimeStatus } from '../calls/channel-calls.ts';
-import type { SandboxLogger } from '../builtin-pool/expose-host-bridge.ts';
+import { admitCall } from '../calls/admit-call.ts';
+import { CallsInFlight } from '../calls/calls-in-flight.ts';
+import { deliverSendResult, type FrameDelivery } from '../calls/frame-delivery.ts';
+import type { SandboxLogger } from '../calls/sandbox-logger.ts';
 import type { ChannelDescription, PlainSubscriberData, PlainWebhookRequest, ReceiveFrameResult, ReceiveWebhookResult, SendTaskResult } from '../plugin-side/protocol.ts';
 import { pickSource } from '../calls/pick-source.ts';
 import { SandboxError } from '../plugin-side/sandbox-error.ts';
-import type { FrameDelivery } from '../builtin-pool/builtin-pool-options.ts';
 import type { Isolation } from './detect-isolation.ts';
 import { pluginReadPaths, type ReadableTree } from './plugin-read-paths.ts';
 import { processTreeUsage } from './process-tree-usage.ts';
@@ -77,7 +79,7 @@ export class ChannelRunner implements ChannelCalls {
   #watchdog: NodeJS.Timeout | undefined;
   #watch: WatchState = { lastCpuMs: undefined, strikes: 0 };
   #calledSinceLastLook = false;
-  readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #inFlight = new CallsInFlight();
 
   private constructor(options: ChannelRunnerOptions, bundle: RunnerBundle) {
     this.#options = options;
@@ -122,14 +124,11 @@ export class ChannelRunner implements ChannelCalls {
     return this.#call({ type: 'channel.receiveFrame', frame, source: pickSource(source) }) as Promise<ReceiveFrameResult>;
   }
 
-  /** As BuiltinChannelPool.send: a WebSocket channel's encoded frame goes to `frameDelivery`, whose answer is the send's. */
+  /** A WebSocket channel's encoded frame goes to `frameDelivery`, whose answer is the send's. */
   async send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendMessageResult> {
     const call = { type: 'channel.send' as const, event, source: pickSource(source), envelope, options, taskId: randomUUID() };
     const result = (await this.#call(call)) as SendTaskResult;
-    if (!('frame' in result)) return result;
-    const delivery = this.#options.frameDelivery;
-    if (!delivery) throw new SandboxError('BOT_ERR_PLUGIN_CALL_UNSUPPORTED', `${this.#options.label}: this host delivers no WebSocket frames`);
-    return delivery.deliver({ event, source, frame: result.frame, idempotencyKey: options.idempotencyKey });
+    return deliverSendResult({ event, source, options, result, label: this.#options.label }, this.#options.frameDelivery);
   }
 
   subscriberData(event: PlainInboundEvent, source: ChannelSource): Promise<PlainSubscriberData> {
@@ -141,23 +140,26 @@ export class ChannelRunner implements ChannelCalls {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
     clearTimeout(this.#restartTimer);
-    await Promise.allSettled([...this.#inFlight]);
+    await this.#inFlight.drained();
     clearInterval(this.#watchdog);
     await this.#process?.close(RUNNER_GRACE_MS);
   }
 
   async #call(call: RunnerCall): Promise<unknown> {
     const runner = this.#process;
-    if (this.#state === 'closed') throw new SandboxError('BOT_ERR_PLUGIN_SANDBOX_CLOSED', `${this.#options.label}: the sandbox is closed`);
-    if (this.#state !== 'running' || !runner) throw this.#downError();
-    if (this.#inFlight.size >= this.#options.limits.maxQueue) throw new SandboxError('BOT_ERR_PLUGIN_QUEUE_FULL', `${this.#options.label}: too many calls in flight`);
+    admitCall({
+      label: this.#options.label,
+      closed: this.#state === 'closed',
+      unavailable: this.#state !== 'running' || !runner ? () => this.#downError() : undefined,
+      queued: this.#inFlight.size,
+      maxQueue: this.#options.limits.maxQueue,
+      full: 'too many calls in flight',
+    });
     this.#calledSinceLastLook = true;
-    const pending = runner.call(call, this.#options.limits.callTimeoutMs + RUNNER_GRACE_MS);
-    this.#inFlight.add(pending);
     try {
-      return await pending;
+      // admitCall refused the call unless the runner is running.
+      return await this.#inFlight.track(runner!.call(call, this.#options.limits.callTimeoutMs + RUNNER_GRACE_MS));
     } finally {
-      this.#inFlight.delete(pending);
       this.#calledSinceLastLook = true;
     }
   }

@@ -8,7 +8,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import type { SandboxLogger } from '../builtin-pool/expose-host-bridge.ts';
+import type { SandboxLogger } from '../calls/sandbox-logger.ts';
 import { BoundedLines } from './bounded-lines.ts';
 import { LineRateLimit } from './line-rate-limit.ts';
 

@@ -7,7 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import type { HostServices } from '@bot-ai/api';
-import type { SandboxLogger } from '../builtin-pool/expose-host-bridge.ts';
+import type { SandboxLogger } from '../calls/sandbox-logger.ts';
+import { sendNotStarted } from '../calls/send-not-started.ts';
 import type { SandboxReply } from '../plugin-side/protocol.ts';
 import { deserializeError, SandboxError, serializeError, type SerializedError } from '../plugin-side/sandbox-error.ts';
 import { forwardOutput } from './forward-output.ts';
@@ -309,7 +310,7 @@ export class RunnerProcess {
     const label = this.#options.label;
     pending.reject(
       pending.isSend && !pending.started
-        ? new SandboxError('BOT_ERR_PLUGIN_SEND_NOT_STARTED', `${label}: the send never reached the plugin`)
+        ? sendNotStarted(label)
         : new SandboxError('BOT_ERR_PLUGIN_CALL_TIMEOUT', `${label}: ${method} got no answer from the runner within ${timeoutMs} ms; the runner was stopped`),
     );
     // The runner answers its own timeouts sooner: one silent past this limit is stuck (a plugin
@@ -327,7 +328,7 @@ export class RunnerProcess {
       clearTimeout(pending.timer);
       pending.reject(
         pending.isSend && !pending.started
-          ? new SandboxError('BOT_ERR_PLUGIN_SEND_NOT_STARTED', `${this.#options.label}: the send never reached the plugin (the runner ${reason})`)
+          ? sendNotStarted(this.#options.label, `the runner ${reason}`)
           : new SandboxError('BOT_ERR_PLUGIN_WORKER_CRASHED', `${this.#options.label}: the runner ended during the call (${reason})`),
       );
     }

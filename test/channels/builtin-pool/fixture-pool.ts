@@ -5,7 +5,7 @@ import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { ChannelSource, PlainInboundEvent, WebhookRequest } from '@bot-ai/api';
 import { BuiltinChannelPool, type BuiltinChannelPoolOptions } from '../../../host/channels/builtin-pool/builtin-channel-pool.ts';
-import type { SandboxLogger } from '../../../host/channels/builtin-pool/expose-host-bridge.ts';
+import type { SandboxLogger } from '../../../host/channels/calls/sandbox-logger.ts';
 import type { LogLevel } from '../../../host/channels/plugin-side/protocol.ts';
 
 export const SOURCE: ChannelSource = { id: 'source-1', ref: 'ref-1', settings: { greeting: 'hello' }, active: true };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { EncodedReply } from '../../../host/channels/builtin-pool/builtin-pool-options.ts';
+import type { EncodedReply } from '../../../host/channels/calls/frame-delivery.ts';
 import { PLAIN_EVENT, rejectsWithCode, SOURCE, startFixturePool } from './fixture-pool.ts';
 
 const SESSION = 'session-1';
