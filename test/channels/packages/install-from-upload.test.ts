@@ -15,7 +15,7 @@ import { packedChannel } from '../../support/channel-package-tarballs.ts';
 import { createPluginRoot } from '../../support/temp-plugin-root.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { sha512Integrity, startTestRegistry, type TestRegistry } from '../../support/test-registry.ts';
-import { webhookRequest } from '../sandbox/fixture-sandbox.ts';
+import { webhookRequest } from '../builtin-pool/fixture-pool.ts';
 
 const SOURCE: ChannelSource = { id: 'source-1', ref: 'ref-1', settings: {}, active: true };
 
