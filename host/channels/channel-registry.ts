@@ -1,4 +1,4 @@
-import type { ChannelDescription, DiscoveryResult, LoadedChannel } from './discovery/discover-channels.ts';
+import type { ChannelDescription, DiscoveryResult, LoadedChannel } from './discovery/discovered-channel.ts';
 import type { ChannelFile, ChannelOrigin } from './discovery/scan-channel-files.ts';
 import type { ChannelRuntimeStatus } from './calls/channel-calls.ts';
 import { ChannelUnavailableError } from './channel-unavailable-error.ts';

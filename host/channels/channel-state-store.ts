@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { ChannelDescription } from './discovery/discover-channels.ts';
+import type { ChannelDescription } from './discovery/discovered-channel.ts';
 
 /** The Postgres notification channel every host instance listens on for channel changes. */
 export const CHANNEL_CHANGES = 'bot_channel_changes';

@@ -3,7 +3,7 @@ import { channelFingerprint } from './channel-fingerprint.ts';
 import { WarmSandboxes } from './warm-sandboxes.ts';
 import { ChannelRegistry } from './channel-registry.ts';
 import type { ChannelStateStore } from './channel-state-store.ts';
-import { discoverChannels } from './discovery/discover-channels.ts';
+import { discoverChannels } from './discover-channels.ts';
 import { readHostProvidedVersions } from './discovery/host-provided-versions.ts';
 import { sandboxLoader, type SandboxSettings } from './load-channel-in-sandbox.ts';
 import type { ChannelCalls } from './calls/channel-calls.ts';

@@ -1,6 +1,6 @@
 import type { HostServices } from '@bot-ai/api';
 import type { ChannelCalls, ChannelRuntimeStatus } from './calls/channel-calls.ts';
-import type { LoadedChannel } from './discovery/discover-channels.ts';
+import type { LoadedChannel } from './discovery/discovered-channel.ts';
 import type { ChannelFile } from './discovery/scan-channel-files.ts';
 import { ChannelRunner } from './runner/channel-runner.ts';
 import { detectIsolation } from './runner/detect-isolation.ts';

@@ -1,4 +1,4 @@
-import type { DiscoveryResult } from './discovery/discover-channels.ts';
+import type { DiscoveryResult } from './discovery/discovered-channel.ts';
 
 interface ComparableEntry {
   name: string;

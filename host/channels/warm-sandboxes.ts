@@ -1,4 +1,4 @@
-import type { LoadedChannel } from './discovery/discover-channels.ts';
+import type { LoadedChannel } from './discovery/discovered-channel.ts';
 import type { ChannelFile } from './discovery/scan-channel-files.ts';
 
 /** How long a trial's sandbox waits for the discovery that would use it before it is closed. */

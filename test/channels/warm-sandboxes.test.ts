@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { LoadedChannel } from '../../host/channels/discovery/discover-channels.ts';
+import type { LoadedChannel } from '../../host/channels/discovery/discovered-channel.ts';
 import type { ChannelFile } from '../../host/channels/discovery/scan-channel-files.ts';
 import { WarmSandboxes } from '../../host/channels/warm-sandboxes.ts';
 

@@ -8,7 +8,7 @@ import { before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
 import type { ChannelSource } from '@bot-ai/api';
-import type { DiscoveryResult } from '../../host/channels/discovery/discover-channels.ts';
+import type { DiscoveryResult } from '../../host/channels/discovery/discovered-channel.ts';
 import type { ChannelCalls } from '../../host/channels/calls/channel-calls.ts';
 import { afterSuite, afterTest, createTempAppRoot, discoverIn, HOST_ROOT, runNewChannel, signedRequest, snapshotFiles, type ScriptRun } from './temp-app-root.ts';
 

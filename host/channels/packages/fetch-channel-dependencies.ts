@@ -5,7 +5,7 @@ import { buffer } from 'node:stream/consumers';
 import { create } from 'tar';
 import { AppError } from '../../errors/app-error.ts';
 import { extractChannelPackage } from './extract-channel-package.ts';
-import type { RegistrySettings } from './fetch-channel-package.ts';
+import type { RegistrySettings } from './registry-settings.ts';
 import { withRegistryClient } from './pacote-client.ts';
 import type { TarballLimits } from './read-channel-tarball.ts';
 import { resolveChannelDependencies, type PlacedDependency } from './resolve-channel-dependencies.ts';

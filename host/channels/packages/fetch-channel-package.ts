@@ -8,15 +8,9 @@ import { verifyRegistrySignatures } from './verify-registry-signatures.ts';
 
 export type { ChannelPackageManifest } from './channel-package-manifest.ts';
 
-/** The registry to install from, as the operator configured it. */
-export interface RegistrySettings {
-  /** http(s) URL of an npm registry, e.g. `https://registry.npmjs.org/`. */
-  url: string;
-  /** Bearer token, sent to that registry only. */
-  token?: string;
-  /** Deadline for the whole fetch (metadata, keys and tarball); 60 s by default. */
-  timeoutMs?: number;
-}
+import type { RegistrySettings } from './registry-settings.ts';
+
+export type { RegistrySettings };
 
 /** A channel package fetched and checked, not unpacked and never run. */
 export interface FetchedPackage {

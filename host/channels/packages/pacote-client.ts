@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AppError, isAppError } from '../../errors/app-error.ts';
-import type { RegistrySettings } from './fetch-channel-package.ts';
+import type { RegistrySettings } from './registry-settings.ts';
 import type { RegistryKey } from './verify-registry-signatures.ts';
 
 /** The options we give pacote and npm-registry-fetch: a plain object, as they take it. */

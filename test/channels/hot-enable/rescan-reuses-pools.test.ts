@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import pino from 'pino';
 import { channelFingerprint } from '../../../host/channels/channel-fingerprint.ts';
 import { ChannelRegistry } from '../../../host/channels/channel-registry.ts';
-import { discoverChannels } from '../../../host/channels/discovery/discover-channels.ts';
+import { discoverChannels } from '../../../host/channels/discover-channels.ts';
 import { readHostProvidedVersions } from '../../../host/channels/discovery/host-provided-versions.ts';
 import { sandboxLoader } from '../../../host/channels/load-channel-in-sandbox.ts';
 import type { ChannelFile } from '../../../host/channels/discovery/scan-channel-files.ts';
