@@ -10,32 +10,26 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, test, type TestContext } from 'node:test';
-import type { ChannelSource } from '@bot-ai/api';
+import { after, before, test } from 'node:test';
 import { libraryTarball, packFolder } from '../../support/build-tarball.ts';
 import { packedChannelOf } from '../../support/channel-package-tarballs.ts';
 import { PADDED_DEPENDENCIES, paddedChannelSource, publishLibraries } from '../../support/dependency-libraries.ts';
-import { createPluginRoot } from '../../support/temp-plugin-root.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { startTestRegistry, type TestRegistry } from '../../support/test-registry.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import { assertNotInstalled, decodedText, startPackageHost, type PackageHost } from '../../support/package-host.ts';
+import type { TestRegistry } from '../../support/test-registry.ts';
 import { upgradableChannelSource } from '../hot-enable/upgradable-plugin-root.ts';
-import { webhookRequest } from '../builtin-pool/fixture-pool.ts';
 
 const SCRIPTED_DEPENDENCY = new URL('../../fixtures/channel-packages/scripted-dependency/', import.meta.url).pathname;
-const SOURCE: ChannelSource = { id: 'source-1', ref: 'ref-1', settings: {}, active: true };
 const HOST_PEERS = ['@bot-ai/api', '@bot-ai/types', 'zod', '@nestjs/common'];
 
+let host: PackageHost;
 let registry: TestRegistry;
 let app: TestApp;
 let storeDir: string;
-let appRoot: string;
 
 before(async () => {
-  registry = await startTestRegistry();
-  storeDir = await mkdtemp(path.join(tmpdir(), 'bot-dependency-store-'));
-  appRoot = await createPluginRoot('bot-dependency-app-');
-  app = await createTestApp({ channels: { appRoot }, channelPackages: { storeDir, policy: 'registry', registry: { url: registry.url } } });
-  await app.services.channels.load();
+  host = await startPackageHost('registry');
+  ({ registry, app, storeDir } = host);
   publishLibraries(registry);
   const wrapper = { name: 'tiny-wrapper', version: '1.0.0', dependencies: { 'tiny-git': 'git+https://example.invalid/tiny-git.git' } };
   registry.publish(wrapper, libraryTarball(wrapper));
@@ -46,12 +40,7 @@ before(async () => {
 /** Tarballs of dependencies the registry served so far. */
 const dependencyDownloads = () => registry.requests.filter((request) => request.path.endsWith('.tgz') && !request.path.startsWith('/bot-channel-')).length;
 
-after(async () => {
-  await app?.close();
-  await registry?.close();
-  await rm(storeDir, { recursive: true, force: true });
-  await rm(appRoot, { recursive: true, force: true });
-});
+after(() => host?.close());
 
 async function publishChannel(name: string, dependencies: Record<string, string>, source = paddedChannelSource(name)): Promise<void> {
   const { manifest, tarball } = await packedChannelOf(name, '1.0.0', source, (edited) => {
@@ -62,14 +51,6 @@ async function publishChannel(name: string, dependencies: Record<string, string>
 
 const install = (spec: string) => app.request('POST', '/api/channel/packages', { as: 'admin', body: { spec } });
 
-async function decoded(name: string, text: string): Promise<string> {
-  const running = app.services.channels.running(name);
-  assert.ok(running, `channel ${name} is not running`);
-  const result = await running.loaded.sandbox.receiveWebhook(webhookRequest({ id: `e-${text}`, text }), SOURCE);
-  assert.equal(result.outcome, 'accepted');
-  return String((result.outcome === 'accepted' ? result.events[0]?.message?.data : undefined)?.text);
-}
-
 const versionFolder = (name: string) => path.join(storeDir, `bot-channel-${name}`, 'current');
 
 test('a dependency is installed from the registry, nested where npm nests it, and resolves in the sandbox', async () => {
@@ -77,7 +58,7 @@ test('a dependency is installed from the registry, nested where npm nests it, an
   const installed = await install('bot-channel-padded@1.0.0');
   assert.equal(installed.status, 200, installed.text);
   assert.equal(installed.body.channel.status, 'registered', installed.text);
-  assert.equal(await decoded('padded', 'hi'), '****hi|hihi');
+  assert.equal(await decodedText(app, 'padded', 'hi'), '****hi|hihi');
   const modules = path.join(versionFolder('padded'), 'node_modules');
   const versionOf = async (folder: string) => (JSON.parse(await readFile(path.join(modules, folder, 'package.json'), 'utf8')) as { version: string }).version;
   assert.equal(await versionOf('tiny-repeat'), '2.0.0');
@@ -126,7 +107,7 @@ for (const [what, dependencies, named] of [
     assert.match(refused.body.error.message, new RegExp(named));
     // The whole tree is checked before any dependency is downloaded.
     assert.equal(dependencyDownloads(), downloads);
-    await assertNotInstalled(t, `bot-channel-${name}`);
+    await assertNotInstalled(t, host, `bot-channel-${name}`);
   });
 }
 
@@ -141,7 +122,7 @@ test('a dependency whose tarball the registry gives no sha512 integrity for, or 
     assert.equal(refused.status, 422, refused.text);
     assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_INTEGRITY_MISMATCH');
     assert.match(refused.body.error.message, new RegExp(dependency));
-    await assertNotInstalled(t, `bot-channel-needs-${dependency}`);
+    await assertNotInstalled(t, host, `bot-channel-needs-${dependency}`);
   }
 });
 
@@ -153,10 +134,3 @@ async function linksIn(modules: string): Promise<string[]> {
   return links.sort();
 }
 
-async function assertNotInstalled(t: TestContext, name: string): Promise<void> {
-  const listed = await app.request('GET', '/api/channel/packages', { as: 'viewer' });
-  assert.ok(!listed.body.items.some((entry: { name: string }) => entry.name === name), `${name} is listed`);
-  const left = await readdir(path.join(storeDir, name)).catch(() => [] as string[]);
-  assert.deepEqual(left.filter((entry) => !entry.startsWith('.')), [], `${name} left files in the store`);
-  t.diagnostic(`${name}: nothing installed`);
-}

@@ -5,58 +5,35 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, test, type TestContext } from 'node:test';
-import type { ChannelSource } from '@bot-ai/api';
+import { after, before, test } from 'node:test';
 import { readChannelTarball } from '../../../host/channels/packages/read-channel-tarball.ts';
 import { packageJsonEntry, packFolder, tarballOf } from '../../support/build-tarball.ts';
 import { packedChannel } from '../../support/channel-package-tarballs.ts';
-import { createPluginRoot } from '../../support/temp-plugin-root.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { sha512Integrity, startTestRegistry, type TestRegistry } from '../../support/test-registry.ts';
-import { webhookRequest } from '../builtin-pool/fixture-pool.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import { assertNotInstalled, decodedText, startPackageHost, type PackageHost } from '../../support/package-host.ts';
+import { sha512Integrity, type TestRegistry } from '../../support/test-registry.ts';
 
 const SCRIPTED = new URL('../../fixtures/channel-packages/bot-channel-scripted/', import.meta.url).pathname;
-const SOURCE: ChannelSource = { id: 'source-1', ref: 'ref-1', settings: {}, active: true };
 
+let host: PackageHost;
 let registry: TestRegistry;
 let app: TestApp;
 let storeDir: string;
-let appRoot: string;
 
 before(async () => {
-  registry = await startTestRegistry();
-  storeDir = await mkdtemp(path.join(tmpdir(), 'bot-channel-store-'));
-  appRoot = await createPluginRoot('bot-install-app-');
-  app = await createTestApp({
-    channels: { appRoot },
-    channelPackages: { storeDir, policy: 'registry', registry: { url: registry.url } },
-  });
-  await app.services.channels.load();
+  host = await startPackageHost('registry');
+  ({ registry, app, storeDir } = host);
 });
 
-after(async () => {
-  await app?.close();
-  await registry?.close();
-  await rm(storeDir, { recursive: true, force: true });
-  await rm(appRoot, { recursive: true, force: true });
-});
+after(() => host?.close());
 
 async function publish(name: string, version: string, edit?: (manifest: Record<string, unknown>) => void): Promise<string> {
   const { manifest, tarball } = await packedChannel(name, version, edit);
   registry.publish(manifest, tarball);
   return sha512Integrity(tarball);
-}
-
-/** What the channel's decode makes of `text`: the version that served it, and the text. */
-async function decoded(name: string, text: string): Promise<string> {
-  const running = app.services.channels.running(name);
-  assert.ok(running, `channel ${name} is not running`);
-  const result = await running.loaded.sandbox.receiveWebhook(webhookRequest({ id: `e-${text}`, text }), SOURCE);
-  assert.equal(result.outcome, 'accepted');
-  return String((result.outcome === 'accepted' ? result.events[0]?.message?.data : undefined)?.text);
 }
 
 const install = (spec: string, integrity?: string, as = 'admin') => app.request('POST', '/api/channel/packages', { as, body: { spec, ...(integrity ? { integrity } : {}) } });
@@ -68,7 +45,7 @@ test('a channel package installed from the registry is registered and serving, w
   assert.equal(installed.body.package.integrity, integrity);
   assert.equal(installed.body.package.trust, 'unsigned');
   assert.deepEqual(installed.body.channel, { status: 'registered', name: 'echoer', code: null, message: null });
-  assert.equal(await decoded('echoer', 'hi'), '1.0.0:hi');
+  assert.equal(await decodedText(app, 'echoer', 'hi'), '1.0.0:hi');
   const listed = await app.request('GET', '/api/channel/packages', { as: 'viewer' });
   assert.deepEqual(listed.body.items.map((entry: { name: string; version: string }) => `${entry.name}@${entry.version}`), ['bot-channel-echoer@1.0.0']);
   // Outside the app's node_modules: the next `npm ci` of the host leaves it alone.
@@ -79,17 +56,17 @@ test('an upgrade moves the channel to the new version, a rollback returns it to 
   await publish('turner', '1.0.0');
   await publish('turner', '2.0.0');
   assert.equal((await install('bot-channel-turner@1.0.0')).status, 200);
-  assert.equal(await decoded('turner', 'a'), '1.0.0:a');
+  assert.equal(await decodedText(app, 'turner', 'a'), '1.0.0:a');
   const upgraded = await install('bot-channel-turner@2.0.0');
   assert.equal(upgraded.status, 200, upgraded.text);
-  assert.equal(await decoded('turner', 'b'), '2.0.0:b');
+  assert.equal(await decodedText(app, 'turner', 'b'), '2.0.0:b');
   assert.equal(upgraded.body.package.previousVersion, '1.0.0');
   const downloads = registry.count('/bot-channel-turner/-/');
   const rolledBack = await app.request('POST', '/api/channel/packages/bot-channel-turner/rollback', { as: 'admin' });
   assert.equal(rolledBack.status, 200, rolledBack.text);
   assert.equal(rolledBack.body.package.version, '1.0.0');
   assert.equal(rolledBack.body.package.previousVersion, '2.0.0', 'a second rollback would return to 2.0.0');
-  assert.equal(await decoded('turner', 'c'), '1.0.0:c');
+  assert.equal(await decodedText(app, 'turner', 'c'), '1.0.0:c');
   assert.equal(registry.count('/bot-channel-turner/-/'), downloads, 'the rollback used the tarball kept in the database');
   const audit = await app.request('GET', '/api/channel/packages/audit', { as: 'viewer' });
   const actions = audit.body.items.filter((entry: { name: string }) => entry.name === 'bot-channel-turner').map((entry: { action: string; version: string }) => `${entry.action} ${entry.version}`);
@@ -118,7 +95,7 @@ test('a pinned integrity the tarball does not match is refused: nothing installe
   const refused = await install('bot-channel-pinned@1.0.0', other);
   assert.equal(refused.status, 422, refused.text);
   assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_INTEGRITY_MISMATCH');
-  await assertNotInstalled(t, 'bot-channel-pinned');
+  await assertNotInstalled(t, host, 'bot-channel-pinned');
   const audit = await app.request('GET', '/api/channel/packages/audit', { as: 'viewer' });
   assert.equal(audit.body.items[0].outcome, 'BOT_ERR_CHANNEL_PACKAGE_INTEGRITY_MISMATCH');
 });
@@ -135,7 +112,7 @@ test("a package failing discovery's checks (a peer range the host's SDK is outsi
   assert.equal(refused.body.error.details.check, 'BOT_ERR_PLUGIN_PEER_UNSATISFIED');
   const listed = await app.request('GET', '/api/channel/packages', { as: 'viewer' });
   assert.equal(listed.body.items.find((entry: { name: string }) => entry.name === 'bot-channel-picky').version, '1.0.0');
-  assert.equal(await decoded('picky', 'still'), '1.0.0:still');
+  assert.equal(await decodedText(app, 'picky', 'still'), '1.0.0:still');
   t.diagnostic('the old version serves on');
 });
 
@@ -148,7 +125,7 @@ test('a version that fails to load in its sandbox is refused before it joins the
   assert.equal(refused.status, 422, refused.text);
   assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_REJECTED');
   assert.equal(refused.body.error.details.check, 'BOT_ERR_PLUGIN_IMPORT_FAILED');
-  assert.equal(await decoded('fragile', 'on'), '1.0.0:on');
+  assert.equal(await decodedText(app, 'fragile', 'on'), '1.0.0:on');
 });
 
 test('a package whose channel name another package already serves is refused', async () => {
@@ -165,7 +142,7 @@ test('a package whose channel name another package already serves is refused', a
   const refused = await install('bot-channel-squatter@2.0.0');
   assert.equal(refused.status, 422, refused.text);
   assert.equal(refused.body.error.details.check, 'BOT_ERR_PLUGIN_DUPLICATE_NAME');
-  assert.equal(await decoded('echoer', 'mine'), '1.0.0:mine');
+  assert.equal(await decodedText(app, 'echoer', 'mine'), '1.0.0:mine');
 });
 
 test('a package needing a dependency the registry does not have is refused, naming it', async (t) => {
@@ -176,7 +153,7 @@ test('a package needing a dependency the registry does not have is refused, nami
   assert.equal(refused.status, 404, refused.text);
   assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_NOT_FOUND');
   assert.match(refused.body.error.message, /left-pad@1\.3\.0/);
-  await assertNotInstalled(t, 'bot-channel-needy');
+  await assertNotInstalled(t, host, 'bot-channel-needy');
 });
 
 test('a package with preinstall, install and postinstall scripts and a binding.gyp: none of them runs on the host, and its import, tried in its sandbox, cannot write either', async (t) => {
@@ -197,14 +174,6 @@ test('a package with preinstall, install and postinstall scripts and a binding.g
   assert.equal(refused.body.error.details.check, 'BOT_ERR_PLUGIN_IMPORT_FAILED');
   assert.match(refused.body.error.message, /allow-fs-write/);
   assert.equal(existsSync(marker), false, `code of the package ran on the host: ${existsSync(marker) ? await readFile(marker, 'utf8') : ''}`);
-  await assertNotInstalled(t, 'bot-channel-scripted');
+  await assertNotInstalled(t, host, 'bot-channel-scripted');
 });
 
-/** Neither in the installed set nor unpacked in the store. */
-async function assertNotInstalled(t: TestContext, name: string): Promise<void> {
-  const listed = await app.request('GET', '/api/channel/packages', { as: 'viewer' });
-  assert.ok(!listed.body.items.some((entry: { name: string }) => entry.name === name), `${name} is listed`);
-  const left = await readdir(path.join(storeDir, name)).catch(() => [] as string[]);
-  assert.deepEqual(left.filter((entry) => !entry.startsWith('.')), [], `${name} left files in the store`);
-  t.diagnostic(`${name}: nothing installed`);
-}

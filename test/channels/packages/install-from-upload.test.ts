@@ -4,43 +4,26 @@
  * as a registry package is, then registered and serving with no restart.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, before, test, type TestContext } from 'node:test';
-import type { ChannelSource } from '@bot-ai/api';
+import { after, before, test } from 'node:test';
 import { DEFAULT_MAX_TARBALL_BYTES } from '../../../host/channels/packages/fetch-channel-package.ts';
 import { packageJsonEntry, tarballOf } from '../../support/build-tarball.ts';
 import { packedChannel } from '../../support/channel-package-tarballs.ts';
-import { createPluginRoot } from '../../support/temp-plugin-root.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { sha512Integrity, startTestRegistry, type TestRegistry } from '../../support/test-registry.ts';
-import { webhookRequest } from '../builtin-pool/fixture-pool.ts';
+import { assertNotInstalled, decodedText, startPackageHost, type PackageHost } from '../../support/package-host.ts';
+import { sha512Integrity, type TestRegistry } from '../../support/test-registry.ts';
 
-const SOURCE: ChannelSource = { id: 'source-1', ref: 'ref-1', settings: {}, active: true };
 
+let host: PackageHost;
 let registry: TestRegistry;
 let app: TestApp;
 let storeDir: string;
-let appRoot: string;
 
 before(async () => {
-  registry = await startTestRegistry();
-  storeDir = await mkdtemp(path.join(tmpdir(), 'bot-channel-store-'));
-  appRoot = await createPluginRoot('bot-upload-app-');
-  app = await createTestApp({
-    channels: { appRoot },
-    channelPackages: { storeDir, policy: 'any', registry: { url: registry.url } },
-  });
-  await app.services.channels.load();
+  host = await startPackageHost('any');
+  ({ registry, app, storeDir } = host);
 });
 
-after(async () => {
-  await app?.close();
-  await registry?.close();
-  await rm(storeDir, { recursive: true, force: true });
-  await rm(appRoot, { recursive: true, force: true });
-});
+after(() => host?.close());
 
 /** Posts `bytes` to an upload route, with `integrity` as the pin when given. */
 function upload(route: 'upload' | 'upload/preview', bytes: Buffer, options: { integrity?: string; type?: string; on?: TestApp } = {}) {
@@ -48,22 +31,6 @@ function upload(route: 'upload' | 'upload/preview', bytes: Buffer, options: { in
   return (options.on ?? app).request('POST', `/api/channel/packages/${route}${query}`, { as: 'admin', raw: { bytes, type: options.type ?? 'application/octet-stream' } });
 }
 
-async function decoded(name: string, text: string): Promise<string> {
-  const running = app.services.channels.running(name);
-  assert.ok(running, `channel ${name} is not running`);
-  const result = await running.loaded.sandbox.receiveWebhook(webhookRequest({ id: `e-${text}`, text }), SOURCE);
-  assert.equal(result.outcome, 'accepted');
-  return String((result.outcome === 'accepted' ? result.events[0]?.message?.data : undefined)?.text);
-}
-
-/** Neither in the installed set nor unpacked in the store. */
-async function assertNotInstalled(t: TestContext, name: string): Promise<void> {
-  const listed = await app.request('GET', '/api/channel/packages', { as: 'viewer' });
-  assert.ok(!listed.body.items.some((entry: { name: string }) => entry.name === name), `${name} is listed`);
-  const left = await readdir(path.join(storeDir, name)).catch(() => [] as string[]);
-  assert.deepEqual(left.filter((entry) => !entry.startsWith('.')), [], `${name} left files in the store`);
-  t.diagnostic(`${name}: nothing installed`);
-}
 
 test('an upload matching its pinned integrity is previewed and installed as "pinned", registered and serving', async () => {
   const { tarball } = await packedChannel('carrier', '1.0.0');
@@ -76,7 +43,7 @@ test('an upload matching its pinned integrity is previewed and installed as "pin
   assert.equal(installed.body.package.trust, 'pinned');
   assert.equal(installed.body.package.integrity, integrity);
   assert.deepEqual(installed.body.channel, { status: 'registered', name: 'carrier', code: null, message: null });
-  assert.equal(await decoded('carrier', 'hi'), '1.0.0:hi');
+  assert.equal(await decodedText(app, 'carrier', 'hi'), '1.0.0:hi');
 });
 
 test('an upload without a pin is "unverified" in the preview and once installed', async () => {
@@ -100,7 +67,7 @@ test('an upload that does not match its pinned integrity is refused with 422 and
     assert.equal(refused.status, 422, `${route}: ${refused.text}`);
     assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_INTEGRITY_MISMATCH');
   }
-  await assertNotInstalled(t, 'bot-channel-mismatched');
+  await assertNotInstalled(t, host, 'bot-channel-mismatched');
 });
 
 test('a tarball with an entry climbing out of the package (`../`) is refused with 422 and nothing is unpacked', async (t) => {
@@ -109,7 +76,7 @@ test('a tarball with an entry climbing out of the package (`../`) is refused wit
   const refused = await upload('upload', hostile);
   assert.equal(refused.status, 422, refused.text);
   assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_ENTRY_REFUSED');
-  await assertNotInstalled(t, 'bot-channel-climber');
+  await assertNotInstalled(t, host, 'bot-channel-climber');
 });
 
 test('a body larger than the tarball cap is refused with 413', async () => {
@@ -139,7 +106,7 @@ test('uploading needs channel:install, which only the admin role has', async () 
 test('with BOT_CHANNEL_INSTALL=registry an upload is refused with 403, preview and install alike', async (t) => {
   const registryOnly = await createTestApp({
     database: app.database,
-    channels: { appRoot },
+    channels: { appRoot: host.appRoot },
     channelPackages: { storeDir, policy: 'registry', registry: { url: registry.url } },
   });
   t.after(() => registryOnly.close());
@@ -149,5 +116,5 @@ test('with BOT_CHANNEL_INSTALL=registry an upload is refused with 403, preview a
     assert.equal(refused.status, 403, `${route}: ${refused.text}`);
     assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_INSTALL_OFF');
   }
-  await assertNotInstalled(t, 'bot-channel-refused-upload');
+  await assertNotInstalled(t, host, 'bot-channel-refused-upload');
 });
