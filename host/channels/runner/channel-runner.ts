@@ -79,6 +79,7 @@ export class ChannelRunner implements ChannelCalls {
   #watchdog: NodeJS.Timeout | undefined;
   #watch: WatchState = { lastCpuMs: undefined, strikes: 0 };
   #calledSinceLastLook = false;
+  #seccompSeen: { pid: number; seen: boolean } | undefined;
   readonly #inFlight = new CallsInFlight();
 
   private constructor(options: ChannelRunnerOptions, bundle: RunnerBundle) {
@@ -104,8 +105,23 @@ export class ChannelRunner implements ChannelCalls {
   status(): ChannelRuntimeStatus {
     const { tier, reason, detail } = this.#options.isolation;
     const pid = this.#process?.pid;
-    const seccomp = pid === undefined ? undefined : runnerSeccomp(pid, tier);
-    return { isolation: tier, isolationReason: reason, isolationDetail: detail, seccomp, state: this.#state, pid, restarts: this.#restarts, lastExit: this.#lastExit };
+    return { isolation: tier, isolationReason: reason, isolationDetail: detail, seccomp: this.#seccomp(pid), state: this.#state, pid, restarts: this.#restarts, lastExit: this.#lastExit };
+  }
+
+  /**
+   * Read from /proc once per runner process: a filter, once loaded, stays for the process's life,
+   * and the reading walks every thread of the tree (channel listings ask for the status often).
+   */
+  #seccomp(pid: number | undefined): boolean | undefined {
+    if (pid === undefined) return undefined;
+    if (this.#seccompSeen?.pid !== pid) {
+      const seen = runnerSeccomp(pid, this.#options.isolation.tier);
+      // Kept only once the runner has answered (its Node runs, under the filter if any): while it
+      // starts, bubblewrap's child may not have loaded the filter yet.
+      if (seen === undefined || this.#state !== 'running') return seen;
+      this.#seccompSeen = { pid, seen };
+    }
+    return this.#seccompSeen.seen;
   }
 
   describe(): Promise<ChannelDescription> {
