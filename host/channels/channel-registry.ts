@@ -11,7 +11,7 @@ export interface DiagnosticEntry {
   status: 'registered' | 'disabled' | 'rejected';
   code: string | undefined;
   message: string | undefined;
-  /** How its code is isolated while it runs (DESIGN 5a); undefined when it is not running. */
+  /** How its code is isolated while it runs (`sandbox`, `reduced`, `builtin`); undefined when it is not running. */
   isolation: ChannelRuntimeStatus['isolation'] | undefined;
   /** Why the isolation is `reduced`. */
   isolationReason: string | undefined;

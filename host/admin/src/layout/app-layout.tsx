@@ -13,7 +13,7 @@ const MENU: { label: string; to: string; end?: boolean; indent?: boolean }[] = [
   { label: 'Skipped events', to: '/skipped-events' },
 ];
 
-/** The menu (DESIGN §10), who is signed in, and the current page. */
+/** The menu, who is signed in, and the current page. */
 export function AppLayout() {
   const { claims, signOut } = useSession();
   const { pathname } = useLocation();

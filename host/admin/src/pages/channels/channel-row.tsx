@@ -3,7 +3,7 @@ import { api } from '../../api/api-client.ts';
 import { errorMessage } from '../../api/api-error.ts';
 import type { Channel } from '../../api/api-types.ts';
 
-/** What each isolation tier means (DESIGN 5a), shown on hover. */
+/** What each isolation tier means, shown on hover. */
 const ISOLATION_HINTS: Record<NonNullable<Channel['isolation']> | 'none', string> = {
   sandbox: 'Runs in its own process inside a bubblewrap sandbox under a seccomp filter: no host files, no network but the host-checked egress, no other process.',
   reduced: 'Runs in its own process with the permission model only (bubblewrap is unavailable here); see the channel diagnostics for why.',

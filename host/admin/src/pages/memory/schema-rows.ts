@@ -22,7 +22,7 @@ export function emptyRow(): PropertyRow {
 }
 
 /**
- * The strict object schema the API stores (DESIGN §8): named properties with type and
+ * The strict object schema the API stores: named properties with type and
  * description, `required` only when some are, `additionalProperties: false`.
  */
 export function rowsToSchema(rows: PropertyRow[]): Record<string, unknown> {
