@@ -1,3 +1,4 @@
+import type { ChannelPackageManifest as HostChannelPackageManifest } from '../../../channels/packages/channel-package-manifest.ts';
 import type { StepError } from '../../../workflows/runtime/describe-error.ts';
 
 /** The admin API's shapes the panel reads (see /api/openapi.json). */
@@ -58,20 +59,8 @@ export interface RescanReport {
 /** How far something vouches for a package's tarball. */
 export type ChannelPackageTrust = 'verified' | 'unsigned' | 'pinned' | 'unverified';
 
-/** What a channel package's package.json says, as the host read it from the tarball. */
-export interface ChannelPackageManifest {
-  name: string;
-  version: string;
-  description: string | null;
-  peerDependencies: Record<string, string>;
-  dependencies: Record<string, string>;
-  bundleDependencies: string[];
-  /** The hosts it declares it sends to (`bot.egress`). */
-  egress: string[];
-  engines: Record<string, string>;
-  /** Whether npm would run code of it at install; the host never does. */
-  hasInstallScripts: boolean;
-}
+/** What a channel package's package.json says, as the host read it from the tarball (the API sends a missing description as null). */
+export type ChannelPackageManifest = Omit<HostChannelPackageManifest, 'description'> & { description: string | null };
 
 /** A channel package the host installed. */
 export interface ChannelPackage {
