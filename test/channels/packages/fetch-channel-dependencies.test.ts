@@ -13,6 +13,7 @@ import { readChannelTarball } from '../../../host/channels/packages/read-channel
 import { libraryTarball } from '../../support/build-tarball.ts';
 import { publishLibraries } from '../../support/dependency-libraries.ts';
 import { sha512Integrity, startTestRegistry, type TestRegistry } from '../../support/test-registry.ts';
+import { withEnvironment } from '../../support/with-environment.ts';
 
 const HOST_PEERS = ['@bot-ai/api', '@bot-ai/types', 'zod', '@nestjs/common'];
 
@@ -70,14 +71,3 @@ test('npm_config_* variables and .npmrc files have no effect on dependencies: on
   assert.ok(registry.requests.length > 0 && registry.requests.every((request) => request.authorization === 'Bearer the-token'));
   assert.deepEqual(await readdir(home), ['.npmrc']);
 });
-
-function withEnvironment(t: TestContext, variables: Record<string, string>): void {
-  const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, variables);
-  t.after(() => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  });
-}

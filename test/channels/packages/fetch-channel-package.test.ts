@@ -6,6 +6,7 @@ import { test, type TestContext } from 'node:test';
 import { fetchChannelPackage } from '../../../host/channels/packages/fetch-channel-package.ts';
 import { packageJsonEntry, packFolder, tarballOf } from '../../support/build-tarball.ts';
 import { createSigningKey, sha512Integrity, startTestRegistry, type PublishOptions, type TestRegistry, type TestRegistryOptions } from '../../support/test-registry.ts';
+import { withEnvironment } from '../../support/with-environment.ts';
 
 const PARROT = new URL('../../fixtures/channel-packages/bot-channel-parrot/', import.meta.url);
 const parrotManifest = JSON.parse(await readFile(new URL('package.json', PARROT), 'utf8')) as Record<string, unknown>;
@@ -245,13 +246,3 @@ test('a registry URL with credentials in it is refused', async () => {
 });
 
 /** Sets environment variables for the rest of the test. */
-function withEnvironment(t: TestContext, variables: Record<string, string>): void {
-  const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, variables);
-  t.after(() => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  });
-}
