@@ -53,6 +53,8 @@ export interface ChannelRegistryDeps<S> {
     reuse: (file: ChannelFile) => Promise<LoadedChannel<S> | undefined>,
     dormant: (file: ChannelFile) => Promise<{ name: string; description: ChannelDescription } | undefined>,
     include: (file: ChannelFile) => boolean,
+    /** The origins `include` keeps; undefined for all. */
+    origins?: readonly ChannelOrigin[],
   ): Promise<DiscoveryResult<S>[]>;
   /** Starts a sandbox for one file again (enabling a channel that was disabled). */
   start(file: ChannelFile): Promise<LoadedChannel<S>>;
@@ -110,6 +112,7 @@ export class ChannelRegistry<S = unknown> {
         (file) => this.#runningSameCode(file, reusedAs),
         async (file) => declarations.get(file.file),
         (file) => origins === undefined || origins.includes(file.origin),
+        origins,
       );
       let states: Map<string, boolean>;
       let entries: ChannelEntry<S>[];

@@ -21,8 +21,9 @@ export interface ChannelRegistryOptions {
   /** Worker → host services for the channel named (see SandboxSettings.hostServicesFor). */
   hostServicesFor: SandboxSettings['hostServicesFor'];
   /**
-   * Runs before each discovery (the first load, every rescan, a notice from another instance):
-   * the host's package folder is brought to the installed set here, so discovery finds it.
+   * Runs before each discovery that includes package channels (every rescan, a notice from
+   * another instance): the host's package folder is brought to the installed set here, so
+   * discovery finds it.
    */
   prepare?(): Promise<void>;
   /** Where operators' enable/disable choices are kept. */
@@ -43,8 +44,10 @@ export function createChannelRegistry(options: ChannelRegistryOptions): ChannelR
   // An install's trial start is kept for the rescan that follows it: its runner starts once.
   const warm = new WarmSandboxes(load, channelFingerprint);
   return new ChannelRegistry({
-    discover: async (reuse, dormant, include) => {
-      await options.prepare?.();
+    discover: async (reuse, dormant, include, origins) => {
+      // The package folder matters to package channels only: the built-in load before the host
+      // serves must not wait for packages to be unpacked.
+      if (origins === undefined || origins.includes('package')) await options.prepare?.();
       return discoverChannels({ appRoot: options.appRoot, ...(options.storeDir === undefined ? {} : { storeDir: options.storeDir }), links, providedVersions, load: (file) => warm.load(file), reuse, dormant, include });
     },
     start: load,
