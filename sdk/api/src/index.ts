@@ -26,6 +26,8 @@ export { rebuildInboundEvent } from './events/rebuild-inbound-event.ts';
 export { ChannelHandler, type SettingsSchema } from './handlers/channel-handler.ts';
 export {
   HttpChannelHandler,
+  type ConnectContext,
+  type ConnectResult,
   type InboundAttachmentRef,
   type SendMessageOptions,
   type SendMessageResult,
@@ -42,6 +44,9 @@ export {
   type HostServices,
 } from './services/host-services.ts';
 export { fetch } from './egress/fetch.ts';
+export { callPlatform, type PlatformCallOptions } from './platform/call-platform.ts';
+export { SendPacer } from './platform/send-pacer.ts';
+export { constantTimeEqual } from './webhook/constant-time-equal.ts';
 export { directFetchService } from './egress/direct-fetch-service.ts';
 export type { ChannelSource } from './source.ts';
 export type { WebhookRequest } from './webhook/webhook-request.ts';

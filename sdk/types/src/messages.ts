@@ -23,6 +23,7 @@ export const IncomingMessageType = {
   text: 'text',
   quickReply: 'quickReply',
   attachment: 'attachment',
+  location: 'location',
 } as const;
 export type IncomingMessageType = (typeof IncomingMessageType)[keyof typeof IncomingMessageType];
 
@@ -74,7 +75,36 @@ export type StdOutgoingMessageEnvelope = z.infer<typeof stdOutgoingMessageEnvelo
 export type OutgoingEnvelopeOf<T extends OutgoingMessageType> = Extract<StdOutgoingMessageEnvelope, { type: T }>;
 
 /**
- * A decoded incoming message: text `{ text }`, quickReply `{ text, payload }`, attachment.
+ * A file a subscriber sent. The platform holds it: `decode()` records the platform's id of the
+ * file (`platformId`: a Telegram `file_id`, a WhatsApp media id) or its link, never a download
+ * link that embeds a credential. The host then asks the channel's `getMessageAttachments()` for
+ * the download and keeps the file itself; `url` becomes the host's own signed link.
+ * @example const photo: InboundAttachment = { kind: 'image', platformId: 'AgACAgQAAxkBAAIB', mimeType: 'image/jpeg' };
+ */
+export const inboundAttachmentSchema = z.object({
+  kind: z.enum(['image', 'audio', 'video', 'file']),
+  url: z.url().optional(),
+  platformId: z.string().min(1).optional(),
+  name: z.string().optional(),
+  mimeType: z.string().optional(),
+});
+export type InboundAttachment = z.infer<typeof inboundAttachmentSchema>;
+
+/**
+ * A place a subscriber shared: WGS 84 degrees, with the name and address the platform gives.
+ * @example const place: SharedLocation = { latitude: 48.8584, longitude: 2.2945, title: 'Eiffel Tower' };
+ */
+export const sharedLocationSchema = z.object({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  title: z.string().optional(),
+  address: z.string().optional(),
+});
+export type SharedLocation = z.infer<typeof sharedLocationSchema>;
+
+/**
+ * A decoded incoming message: text `{ text }`, quickReply `{ text, payload }` (a quick reply,
+ * a button or a postback: `payload` is what the bot attached to it), attachment, location.
  * @example const message: StdIncomingMessage = { type: 'quickReply', data: { text: 'Yes', payload: 'YES' } };
  */
 export const stdIncomingMessageSchema = z.discriminatedUnion('type', [
@@ -82,7 +112,8 @@ export const stdIncomingMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('quickReply'), data: z.object({ text: z.string(), payload: z.string() }) }),
   z.object({
     type: z.literal('attachment'),
-    data: z.object({ text: z.string().optional(), attachments: z.array(attachmentPayloadSchema) }),
+    data: z.object({ text: z.string().optional(), attachments: z.array(inboundAttachmentSchema).min(1) }),
   }),
+  z.object({ type: z.literal('location'), data: z.object({ text: z.string().optional(), location: sharedLocationSchema }) }),
 ]);
 export type StdIncomingMessage = z.infer<typeof stdIncomingMessageSchema>;

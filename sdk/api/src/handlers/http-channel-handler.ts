@@ -1,4 +1,5 @@
-import type { StdOutgoingMessageEnvelope, SubscriberCreateDto } from '@bot-ai/types';
+import type { StdIncomingMessage, StdOutgoingMessageEnvelope, SubscriberCreateDto } from '@bot-ai/types';
+import { ChannelError } from '../errors.ts';
 import { CHANNEL_HANDLER_KIND, type ChannelHandlerKind } from '../brands.ts';
 import type { ChannelInboundEvent } from '../events/channel-inbound-event.ts';
 import type { ChannelSource } from '../source.ts';
@@ -18,13 +19,34 @@ export interface SendMessageResult {
   mid: string;
 }
 
-/** An attachment a platform holds for an inbound message, for the host to download. */
+/**
+ * Where the host downloads one file of an inbound message, in the order of the message's
+ * attachments. The host performs the download under the channel's egress rules, keeps the file
+ * and gives workflows its own link: the platform's URL and headers are never stored.
+ */
 export interface InboundAttachmentRef {
   url: string;
   name?: string;
   mimeType?: string;
   /** Headers the download needs (e.g. an Authorization header). */
   headers?: Record<string, string>;
+}
+
+/** What the host knows when an operator asks a channel to connect a source to its platform. */
+export interface ConnectContext {
+  /** The source's public webhook URL, which the platform must call (from BOT_PUBLIC_URL). */
+  webhookUrl: string;
+}
+
+/**
+ * The outcome of `connect()`, shown to the operator: whether the platform now calls the webhook,
+ * what happened in words, and any text to copy to the platform's side (an app manifest).
+ */
+export interface ConnectResult {
+  connected: boolean;
+  message: string;
+  /** Text for the operator to copy, such as an app manifest; shown as is. */
+  instructions?: string;
 }
 
 /**
@@ -60,7 +82,11 @@ export abstract class HttpChannelHandler<S extends SettingsSchema = SettingsSche
     options: SendMessageOptions,
   ): Promise<SendMessageResult>;
 
-  /** The fields of a new subscriber, from the event alone; runs once per new subscriber. */
+  /**
+   * The fields of a new subscriber; runs once per new subscriber, before its first run. May ask
+   * the platform's profile API through `fetch` (name, avatar, locale), but must fall back to what
+   * the event holds when that fails: a profile outage must not stop the conversation.
+   */
   abstract getSubscriberData(event: ChannelInboundEvent): SubscriberCreateDto | Promise<SubscriberCreateDto>;
 
   /**
@@ -77,9 +103,33 @@ export abstract class HttpChannelHandler<S extends SettingsSchema = SettingsSche
    */
   verifySignature(_req: WebhookRequest, _res: WebhookResponse, _source: ChannelSource): void | Promise<void> {}
 
-  /** Files the platform holds for an inbound message, so the host can download them. Default: none. */
-  getMessageAttachments(_event: ChannelInboundEvent): InboundAttachmentRef[] | Promise<InboundAttachmentRef[]> {
-    return [];
+  /**
+   * Where to download the files of an inbound attachment message, one per attachment, in order.
+   * The host calls it after the event is stored and before the workflow runs; it may use `fetch`
+   * (Telegram's `getFile`, WhatsApp's media lookup). Default: each attachment's own `url`.
+   */
+  getMessageAttachments(event: ChannelInboundEvent): InboundAttachmentRef[] | Promise<InboundAttachmentRef[]> {
+    const message = (event as { message?: StdIncomingMessage }).message;
+    if (message?.type !== 'attachment') return [];
+    return message.data.attachments.flatMap((file) => (file.url ? [{ url: file.url, ...(file.name ? { name: file.name } : {}), ...(file.mimeType ? { mimeType: file.mimeType } : {}) }] : []));
+  }
+
+  /**
+   * Shows the subscriber that a reply is being prepared. The host calls it when a run starts on
+   * an event of a channel whose capabilities say `typingIndicator: true`, and does not wait for
+   * it nor retry it. Default: nothing.
+   */
+  sendTypingIndicator(_event: ChannelInboundEvent): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /**
+   * Connects a source to its platform from the admin panel, where the platform allows it: e.g.
+   * Telegram's `setWebhook` with `context.webhookUrl`, or an app manifest for the operator to
+   * paste. The panel offers it only when the channel overrides it.
+   */
+  connect(_source: ChannelSource, _context: ConnectContext): Promise<ConnectResult> {
+    return Promise.reject(new ChannelError('BOT_ERR_CHANNEL_CONNECT_UNSUPPORTED', 'This channel has no connect step: set the webhook up on the platform by hand'));
   }
 
   /**

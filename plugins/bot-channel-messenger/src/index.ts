@@ -1,0 +1,1 @@
+export { default, default as MessengerChannel } from './index.channel.ts';

@@ -1,0 +1,1 @@
+export { default, default as SlackChannel } from './index.channel.ts';

@@ -1,0 +1,1 @@
+export { default, default as TelegramChannel } from './index.channel.ts';

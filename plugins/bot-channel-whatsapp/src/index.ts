@@ -1,0 +1,1 @@
+export { default, default as WhatsAppChannel } from './index.channel.ts';
