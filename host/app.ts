@@ -48,6 +48,7 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
     inbox: services.inbox,
     workflows: services.workflows,
     maxBodyBytes: options.webhookMaxBodyBytes ?? 1024 * 1024,
+    ackTimer: services.metrics.webhookAck,
   });
   app.use(requestContext(services.logger));
   // Outside errorMiddleware, so a request counts with the status it was answered with.

@@ -30,6 +30,18 @@ export class HostMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [this.registry],
   });
+  /**
+   * From a platform's webhook arriving to its answer, by channel and outcome. The buckets bracket
+   * the shortest deadline a platform gives (Slack retries a delivery not answered within 3 s), so
+   * `le="3"` tells how many answers met it.
+   */
+  readonly webhookAck = new Histogram({
+    name: 'bot_webhook_ack_seconds',
+    help: "Time from a platform's webhook to its answer, by channel and outcome (accepted, rejected, invalid, failed)",
+    labelNames: ['channel', 'outcome'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5],
+    registers: [this.registry],
+  });
   readonly eventAttempts = new Counter({
     name: 'bot_inbound_event_attempts_total',
     help: 'Attempts at inbound events, by outcome (done, skipped, retry, failed = dead letter, retry_after)',

@@ -20,6 +20,8 @@ export interface WebhookDeps {
   inbox: InboxStore;
   workflows: Pick<WorkflowStore, 'exists'>;
   maxBodyBytes: number;
+  /** Times each POST from arrival to answer (`bot_webhook_ack_seconds`). */
+  ackTimer?: { startTimer(labels?: { channel: string }): (labels: { outcome: string }) => number };
 }
 
 const PATHS = ['/api/webhook/:sourceRef', '/api/webhook/:sourceRef/:workflowId'];
@@ -51,13 +53,23 @@ async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
   if (ctx.method === 'GET') {
     return replay(ctx, await callChannel(ctx, () => deps.channels.call(channel, (sandbox) => sandbox.verifyWebhook(request, plainSource))));
   }
-  const result = await callChannel(ctx, () => deps.channels.call(channel, (sandbox) => sandbox.receiveWebhook(request, plainSource)));
-  if (result.outcome === 'rejected') throw new AppError('BOT_ERR_WEBHOOK_SIGNATURE_REJECTED', 'Signature rejected');
-  if (result.outcome === 'invalid') throw new AppError('BOT_ERR_WEBHOOK_PAYLOAD_REJECTED', 'Payload rejected');
-  // Committed before the answer is written: a 200 always means the events are in Postgres. A
-  // NUL or a broken surrogate in one message must not make jsonb refuse the whole batch.
-  await deps.inbox.commit({ sourceId: source.id, channel, workflowId: ctx.params.workflowId, events: storableData(result.events) });
-  replay(ctx, result.response, { received: result.events.length });
+  const stopTimer = deps.ackTimer?.startTimer({ channel });
+  let outcome = 'failed';
+  try {
+    const result = await callChannel(ctx, () => deps.channels.call(channel, (sandbox) => sandbox.receiveWebhook(request, plainSource)));
+    outcome = result.outcome;
+    if (result.outcome === 'rejected') throw new AppError('BOT_ERR_WEBHOOK_SIGNATURE_REJECTED', 'Signature rejected');
+    if (result.outcome === 'invalid') throw new AppError('BOT_ERR_WEBHOOK_PAYLOAD_REJECTED', 'Payload rejected');
+    // Committed before the answer is written: a 200 always means the events are in Postgres. A
+    // NUL or a broken surrogate in one message must not make jsonb refuse the whole batch.
+    await deps.inbox.commit({ sourceId: source.id, channel, workflowId: ctx.params.workflowId, events: storableData(result.events) });
+    replay(ctx, result.response, { received: result.events.length });
+  } catch (error) {
+    if (outcome === 'accepted') outcome = 'failed';
+    throw error;
+  } finally {
+    stopTimer?.({ outcome });
+  }
 }
 
 /**

@@ -146,3 +146,17 @@ describe('webhooks after an admin changes the source', () => {
     assert.equal((await postSigned(changing.ref, 'set-by-hand', 'by-hand-3')).status, 200);
   });
 });
+
+test("each webhook's answer is timed by channel and outcome, against the shortest platform deadline (3 s)", async () => {
+  const count = async (outcome: string) => {
+    const text = (await t.request('GET', '/metrics')).text;
+    const line = text.split('\n').find((candidate) => candidate.startsWith(`bot_webhook_ack_seconds_count{channel="sample",outcome="${outcome}"} `));
+    return line === undefined ? 0 : Number(line.split(' ')[1]);
+  };
+  const [accepted, rejected, invalid] = [await count('accepted'), await count('rejected'), await count('invalid')];
+  assert.equal((await post(JSON.stringify({ events: [event('evt-timed', 'hi')] }))).status, 200);
+  assert.equal((await post('{"events":[]}', { 'x-bot-signature': 'f'.repeat(64) })).status, 401);
+  assert.equal((await post('{"events":"no"}')).status, 400);
+  assert.deepEqual([await count('accepted'), await count('rejected'), await count('invalid')], [accepted + 1, rejected + 1, invalid + 1]);
+  assert.match((await t.request('GET', '/metrics')).text, /bot_webhook_ack_seconds_bucket\{le="3",channel="sample",outcome="accepted"\} [1-9]/);
+});

@@ -12,16 +12,25 @@ const CLOSE_BRACE = 0x7d; // }
 const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c; // \
 
+const FORM_CONTENT_TYPE = /^\s*application\/x-www-form-urlencoded\s*(;|$)/i;
+
 /**
- * The JSON body a channel sees as `req.body`: the bytes parsed as JSON, or undefined when they
- * are empty, not JSON, or nested deeper than MAX_WEBHOOK_BODY_DEPTH (the channel decides what
- * such a body means). The worker parses it, not the host: the host's main thread then sends only
- * the raw bytes, which it transfers rather than clones, and spends nothing on a parse the plugin
- * may not need.
+ * The body a channel sees as `req.body`: for a form (`application/x-www-form-urlencoded`, as
+ * Slack's interactive payloads and slash commands are posted) an object of its fields, the
+ * last value of a repeated name winning; otherwise the bytes parsed as JSON, or undefined when
+ * they are empty, not JSON, or nested deeper than MAX_WEBHOOK_BODY_DEPTH (the channel decides
+ * what such a body means). The worker parses it, not the host: the host's main thread then sends
+ * only the raw bytes, which it transfers rather than clones, and spends nothing on a parse the
+ * plugin may not need.
  * @example parseWebhookBody(Buffer.from('{"a":1}')) // { a: 1 }
+ * @example parseWebhookBody(Buffer.from('payload=%7B%7D'), 'application/x-www-form-urlencoded') // { payload: '{}' }
  */
-export function parseWebhookBody(raw: Uint8Array): unknown {
-  if (raw.byteLength === 0 || nestsTooDeeply(raw)) return undefined;
+export function parseWebhookBody(raw: Uint8Array, contentType?: string): unknown {
+  if (raw.byteLength === 0) return undefined;
+  if (contentType !== undefined && FORM_CONTENT_TYPE.test(contentType)) {
+    return Object.fromEntries(new URLSearchParams(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8')));
+  }
+  if (nestsTooDeeply(raw)) return undefined;
   try {
     return JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8')) as unknown;
   } catch {

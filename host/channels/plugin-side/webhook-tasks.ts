@@ -49,7 +49,7 @@ function isPayloadRejection(error: unknown): boolean {
  */
 function toWebhookRequest(request: PlainWebhookRequest): WebhookRequest {
   const { rawBody } = request;
-  return { ...request, body: parseWebhookBody(rawBody), rawBody: Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength) };
+  return { ...request, body: parseWebhookBody(rawBody, request.headers['content-type']), rawBody: Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength) };
 }
 
 interface EventLike {

@@ -9,7 +9,10 @@ export interface WebhookRequest {
   headers: Record<string, string | undefined>;
   query: Record<string, string | undefined>;
   params: Record<string, string | undefined>;
-  /** The body parsed as JSON, or undefined when it is not JSON. */
+  /**
+   * The body parsed: a form (`application/x-www-form-urlencoded`) as an object of its fields,
+   * anything else as JSON, or undefined when it is not JSON.
+   */
   body: unknown;
   rawBody: Uint8Array;
 }
