@@ -242,7 +242,9 @@ Next steps:
        curl -s -X POST $BASE/api/channel/rescan -H "authorization: Bearer $TOKEN"
        curl -s $BASE/api/channel/diagnostics -H "authorization: Bearer $TOKEN"
      "${name}" is listed with status "registered", or with the code and reason it was rejected.
-  4. Create a source with "channel": "${name}" (POST /api/sources) and point the platform at its webhookUrl.`);
+  4. Create a source with "channel": "${name}" (POST /api/sources) and point the platform at its webhookUrl.${mode === 'package' ? `
+  5. Run the author kit on it, with the recorded deliveries of ${project}/fixtures/:
+       npm run channel:check -- ${project}` : ''}`);
 }
 
 /** The app's own build when it covers the solution file, else this host's compiler on the solution. */

@@ -11,6 +11,7 @@ import type { ChannelSource } from '@bot-ai/api';
 import type { DiscoveryResult } from '../../host/channels/discovery/discovered-channel.ts';
 import type { ChannelCalls } from '../../host/channels/calls/channel-calls.ts';
 import { afterSuite, afterTest, createTempAppRoot, discoverIn, HOST_ROOT, runNewChannel, signedRequest, snapshotFiles, type ScriptRun } from './temp-app-root.ts';
+import { checkPackageInProcess, formatCheckReport } from '@bot-ai/api/check';
 
 const SECRET = 'webhook-s3cret';
 const SOURCE: ChannelSource = { id: 'source-1', ref: 'ref-1', settings: { webhook_secret: SECRET, api_key: 'key-1' }, active: true };
@@ -146,6 +147,12 @@ describe('npm run new:channel -- <name> --package, beside a local channel', () =
     const { sandbox } = registered(results, 'node_modules/bot-channel-shop/dist/index.channel.js').loaded;
     const result = await sandbox.receiveWebhook(signedRequest(BODY, SECRET), SOURCE);
     assert.deepEqual(result.outcome === 'accepted' && result.events.map((event) => [event.channelName, event.eventId]), [['shop', 'evt-1']]);
+  });
+
+  test('the package passes the author kit as generated, with its recorded deliveries', async () => {
+    const report = await checkPackageInProcess(path.join(appRoot, 'plugins/bot-channel-shop'));
+    assert.equal(report.ok, true, formatCheckReport(report));
+    assert.ok(report.results.some((result) => result.name === 'receipt-is-noise.json: An event without text (a delivery receipt) is noise'));
   });
 
   test('tsconfig.channels.json rebuilds both channels from clean', async () => {

@@ -1,6 +1,7 @@
-// The SDK's fetch, not the global one: plugins have no network of their own, the host performs
-// the request (to the source's `api_url` origin, or a host declared in package.json `bot.egress`).
-import { ChannelError, fetch, PlatformResponseError, z } from '@bot-ai/api';
+// `callPlatform` goes through the SDK's fetch, not the global one: plugins have no network of
+// their own, the host performs the request (to the source's `api_url` origin, or a host declared
+// in package.json `bot.egress`).
+import { callPlatform, ChannelError, z } from '@bot-ai/api';
 
 /** How long one send may take; keep it below the host's `BOT_SANDBOX_CALL_TIMEOUT_MS`. */
 export const SEND_TIMEOUT_MS = 4_000;
@@ -20,32 +21,23 @@ export interface SendRequest {
 
 /**
  * Posts `{ recipient: { id }, message: { text } }` to `{apiUrl}/messages` and returns the id the
- * platform answers with. Throws `PlatformResponseError` naming the status on a non-2xx answer.
- * Change: the URL, headers and body to your platform's send API.
+ * platform answers with. A non-2xx answer throws `PlatformResponseError` with the status and the
+ * platform's `Retry-After` (the host waits that long before it sends again); no answer throws
+ * `__NAME___ERR_PLATFORM_UNREACHABLE`. Change: the URL, headers and body to your platform's send
+ * API, and pass `retryAfterMs` to `callPlatform` if your platform puts its delay in the body.
  * @example const mid = await postMessage({ apiUrl, apiKey, recipientId: 'user-1', text: 'Hi', idempotencyKey, timeoutMs: 4_000 });
  */
 export async function postMessage(request: SendRequest): Promise<string> {
-  const response = await fetchPlatform(request);
-  if (!response.ok) throw new PlatformResponseError(response.status, (await response.text().catch(() => '')).slice(0, 200));
-  const parsed = sendResponseSchema.safeParse(await response.json().catch(() => undefined));
-  if (!parsed.success) throw new ChannelError('__NAME___ERR_NO_MESSAGE_ID', `The platform answered HTTP ${response.status} without a message id`);
-  return parsed.data.id;
-}
-
-async function fetchPlatform(request: SendRequest): Promise<Response> {
-  const url = `${request.apiUrl.replace(/\/+$/, '')}/messages`;
-  try {
-    return await fetch(url, {
+  const body = await callPlatform(
+    `${request.apiUrl.replace(/\/+$/, '')}/messages`,
+    {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${request.apiKey}`,
-        'content-type': 'application/json',
-        'idempotency-key': request.idempotencyKey,
-      },
+      headers: { authorization: `Bearer ${request.apiKey}`, 'content-type': 'application/json', 'idempotency-key': request.idempotencyKey },
       body: JSON.stringify({ recipient: { id: request.recipientId }, message: { text: request.text } }),
-      signal: AbortSignal.timeout(request.timeoutMs),
-    });
-  } catch (error) {
-    throw new ChannelError('__NAME___ERR_PLATFORM_UNREACHABLE', `The platform at ${url} did not answer`, { cause: error });
-  }
+    },
+    { timeoutMs: request.timeoutMs, unreachableCode: '__NAME___ERR_PLATFORM_UNREACHABLE' },
+  );
+  const parsed = sendResponseSchema.safeParse(body);
+  if (!parsed.success) throw new ChannelError('__NAME___ERR_NO_MESSAGE_ID', 'The platform answered without a message id');
+  return parsed.data.id;
 }
