@@ -11,13 +11,14 @@ import { mkdtemp, mkdir, readFile, realpath, rm, symlink } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ChannelCapabilities } from '@bot-ai/api';
 import { checkSource, FakePlatform, formatCheckReport, loadChannelFixtures, runChannelCheck, type ChannelUnderTest, type CheckReport } from '@bot-ai/api/check';
 import pino from 'pino';
 import type { ChannelCalls } from '../host/channels/calls/channel-calls.ts';
 import { checkChannelFiles, type CheckedChannelFile } from '../host/channels/discovery/check-channel-files.ts';
 import { readHostProvidedVersions } from '../host/channels/discovery/host-provided-versions.ts';
 import { sandboxLoader } from '../host/channels/load-channel-in-sandbox.ts';
-import type { ChannelDescription } from '../host/channels/plugin-side/protocol.ts';
+import type { ChannelDescription } from '../host/channels/discovery/discovered-channel.ts';
 import { sandboxSettingsFrom } from '../host/channels/sandbox-settings-from-config.ts';
 import { ChannelEgress } from '../host/egress/channel-egress.ts';
 import { EgressClient } from '../host/egress/egress-client.ts';
@@ -108,7 +109,8 @@ async function discover(packageDir: string): Promise<CheckedChannelFile & { pass
 function underTest(calls: ChannelCalls, description: ChannelDescription): ChannelUnderTest {
   const typing = (calls as Partial<{ typing: NonNullable<ChannelUnderTest['typing']> }>).typing;
   return {
-    describe: async () => description,
+    // The kit checks the capabilities against their schema itself.
+    describe: async () => ({ ...description, capabilities: description.capabilities as ChannelCapabilities }),
     verifyWebhook: (req, source) => calls.verifyWebhook(req, source),
     receiveWebhook: (req, source) => calls.receiveWebhook(req, source),
     send: (event, source, envelope, options) => calls.send(event, source, envelope, options),
