@@ -9,6 +9,7 @@ import { memoryRecordRoutes } from './memory/records/memory-records.routes.ts';
 import { buildOpenApi } from './openapi/build-openapi.ts';
 import { openApiRoute } from './openapi/openapi.routes.ts';
 import type { Services } from './services.ts';
+import { connectSourceRoutes } from './sources/connect-source.routes.ts';
 import { sourceRoutes } from './sources/sources.routes.ts';
 import { HOST_VERSION } from './version.ts';
 import { workflowRoutes } from './workflows/workflows.routes.ts';
@@ -33,6 +34,7 @@ export function buildRoutes(services: Services, { authSecret, publicUrl }: Route
     ...channelPackageRoutes({ packages: services.channelPackages }),
     ...channelPackageUploadRoutes({ packages: services.channelPackages }),
     ...sourceRoutes({ sources: services.sources, channels: services.channels, publicUrl }),
+    ...connectSourceRoutes({ sources: services.sources, channels: services.channels, publicUrl }),
     ...workflowRoutes({ workflows: services.workflows }),
     ...runRoutes({ db: services.db, workflows: services.workflows, runner: services.runner }),
     ...inboundEventRoutes({ db: services.db }),

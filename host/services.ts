@@ -15,6 +15,7 @@ import { SourceCacheSync } from './sources/source-cache-sync.ts';
 import { ChannelStateStore } from './channels/channel-state-store.ts';
 import { ChannelSync } from './channels/channel-sync.ts';
 import { AttachmentService, attachmentOptionsWithDefaults, type AttachmentOptions } from './attachments/attachment-service.ts';
+import { InboundAttachmentIntake } from './attachments/inbound-attachment-intake.ts';
 import { WorkflowStore } from './workflows/storage/workflow-store.ts';
 import { configSchema } from './config/config.schema.ts';
 import { MessageHistory } from './conversations/message-history.ts';
@@ -174,6 +175,14 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     runner,
     outbox: { channels: channelRegistry, now, logger, countSend: (result) => metrics.sends.inc({ result }) },
     countAttempt: (outcome) => metrics.eventAttempts.inc({ outcome }),
+    attachments: new InboundAttachmentIntake({
+      kindOf: (channel) => channelRegistry.get(channel)?.description.kind,
+      locate: (channel, event, source) => channelRegistry.call(channel, (calls) => calls.messageAttachments(event, source)),
+      fetch: (channel, request) => channelEgress.performFor(channel, request),
+      store: attachmentService.store,
+      publicUrl: (channel, sourceId, name) => attachmentService.publicUrl(channel, sourceId, name),
+      logger: logger.child({ component: 'attachments' }),
+    }),
     endRunMemory: (runId) => memoryRecords.endRun(runId),
     claimTimeoutMs: workflowOptions.dispatchLeaseMs,
     maxAttempts: workflowOptions.dispatchMaxAttempts,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { isUuid } from '../db/fetch-sorted-page.ts';
@@ -44,6 +44,21 @@ export class AttachmentStore {
     } catch (error) {
       await handle?.close().catch(() => {});
       await unlink(temporary).catch(() => {});
+      throw error;
+    }
+  }
+
+  /**
+   * Whether a regular file of that name is stored (a symbolic link is not one): an inbound file
+   * a later attempt of its event finds here is not downloaded again.
+   * @example if (!(await store.has(sourceId, name))) await store.save(sourceId, name, bytes);
+   */
+  async has(sourceId: string, name: string): Promise<boolean> {
+    if (!isAttachmentName(name) || !isUuid(sourceId)) return false;
+    try {
+      return (await lstat(this.#pathOf(sourceId, name))).isFile();
+    } catch (error) {
+      if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return false;
       throw error;
     }
   }

@@ -1,4 +1,4 @@
-import type { PlainInboundEvent } from '@bot-ai/api';
+import type { ChannelSource, PlainInboundEvent } from '@bot-ai/api';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
@@ -18,6 +18,7 @@ import type { AttemptOutcome } from '../metrics/host-metrics.ts';
 import { ClaimHeartbeat } from './claim-heartbeat.ts';
 import { ONE_RUNNING_PER_CONVERSATION, type ClaimedEvent, type InboundEventStatus } from './claimed-event.ts';
 import { finishInboundEvents, type EventOutcome, type FinishResult } from './finish-inbound-events.ts';
+import { fireTyping } from './fire-typing.ts';
 import { logFailedAttempt } from './log-failed-attempt.ts';
 
 /** The document of a workflow version (the claim reads which version is current). */
@@ -46,6 +47,11 @@ export interface InboundEventProcessorDeps {
   maxAttempts: number;
   /** Counts each attempt's outcome (metrics). */
   countAttempt?: (outcome: AttemptOutcome) => void;
+  /**
+   * Takes the files of an attachment message into the host before its workflow runs (the
+   * attachment intake); without it, such a message runs as it was decoded.
+   */
+  attachments?: { intake(event: PlainInboundEvent, context: { inboundEventId: string; source: ChannelSource & { channel: string } }): Promise<PlainInboundEvent> };
   logger: Logger;
 }
 
@@ -235,8 +241,12 @@ export class InboundEventProcessor {
     if (row.workflow_version === null) return { status: 'skipped', reason: `workflow ${workflowId} does not exist` };
     const document = await this.deps.workflows.versionDocument(workflowId, row.workflow_version);
 
-    const event = row.event;
     const plainSource = { id: source.id, ref: source.ref, settings: source.settings, active: source.active };
+    // Not awaited, and first: the run starts at once whatever the indicator does, and the
+    // subscriber sees it while the files are fetched and the subscriber is looked up.
+    fireTyping(this.deps.channels, this.deps.logger, { channel: source.channel, event: row.event, source: plainSource, inboundEventId: row.id });
+    // Before the message is recorded and the workflow sees it: the files are the host's by then.
+    const event = (await this.deps.attachments?.intake(row.event, { inboundEventId: row.id, source: { ...plainSource, channel: source.channel } })) ?? row.event;
     const arrival = { sourceId: source.id, senderForeignId: row.sender_foreign_id, inboundEventId: row.id, message: event.message };
     let entered = await this.deps.conversations.enter(arrival);
     if (!entered) {
@@ -277,14 +287,19 @@ export class InboundEventProcessor {
   }
 }
 
-/** `$input`: the message as workflows read it. */
+/**
+ * `$input`: the message as workflows read it. An attachment message's files are in
+ * `attachments` (`{ kind, url?, platformId?, name?, mimeType? }`), each `url` the host's own link.
+ */
 export function toRunInput(event: PlainInboundEvent): RunInput {
   const message = event.message;
-  const data = (message?.data ?? {}) as { text?: string; payload?: unknown };
+  const data = (message?.data ?? {}) as { text?: string; payload?: unknown; attachments?: unknown; location?: unknown };
   return {
     message_type: message?.type ?? 'event',
     ...(data.text === undefined ? {} : { text: data.text }),
     ...(data.payload === undefined ? {} : { payload: data.payload }),
+    ...(data.attachments === undefined ? {} : { attachments: data.attachments }),
+    ...(data.location === undefined ? {} : { location: data.location }),
     event_id: event.eventId,
     channel: event.channelName,
     sender_id: event.senderForeignId ?? null,

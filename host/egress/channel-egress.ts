@@ -64,6 +64,21 @@ export class ChannelEgress {
     };
   }
 
+  /**
+   * A request the host makes itself on behalf of `channel` (an inbound file's download), under
+   * exactly the rules its plugin's `fetch` has for `request.sourceId`, counted the same way but
+   * not logged here: the caller logs the failure once, with what it was for.
+   * @example const answer = await egress.performFor('telegram', { url, method: 'GET', headers: [], sourceId });
+   */
+  async performFor(channel: string, request: EgressRequest): Promise<EgressResponse> {
+    try {
+      return await this.#deps.client.perform(request, await this.#allowance(channel, request.sourceId));
+    } catch (error) {
+      this.#report(channel, request, error, false);
+      throw error;
+    }
+  }
+
   async #allowance(channel: string | undefined, sourceId: unknown): Promise<EgressAllowance> {
     const entry = channel === undefined ? undefined : this.#deps.channels.get(channel);
     if (!entry) return { hosts: [], origins: [] };
@@ -84,12 +99,12 @@ export class ChannelEgress {
     }
   }
 
-  #report(channel: string | undefined, request: EgressRequest, error: unknown): void {
+  #report(channel: string | undefined, request: EgressRequest, error: unknown, log = true): void {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string') return;
     this.#deps.countRefused(channel ?? '', code);
     // The origin only: paths and queries carry tokens.
-    if (LOGGED_CODES.has(code)) this.#deps.logger.warn({ channel, code, origin: originOf(request.url) }, 'egress refused');
+    if (log && LOGGED_CODES.has(code)) this.#deps.logger.warn({ channel, code, origin: originOf(request.url) }, 'egress refused');
   }
 }
 

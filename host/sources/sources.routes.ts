@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { xEgressOrigins } from '../egress/x-egress-origins.ts';
 import { listQuerySchema, pageSchema } from '../http/list-query.ts';
+import { requestOrigin } from '../http/request-origin.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
 import { maskSecrets, secretKeys } from './secret-settings.ts';
 import { sourceLinks } from './source-links.ts';
@@ -84,11 +85,6 @@ export function sourceRoutes(deps: SourceRouteDeps): RouteDefinition[] {
       handle: ({ params }) => deps.sources.delete(params.id),
     }),
   ];
-}
-
-/** The origin the request reached; X-Forwarded-* count only with BOT_HTTP_TRUST_PROXY. */
-function requestOrigin(ctx: Context): string {
-  return `${ctx.protocol}://${ctx.host}`;
 }
 
 function toView(row: SourceRow, keys: string[]): Omit<SourceView, 'webhookUrl' | 'chatUrl' | 'egressOrigins'> {

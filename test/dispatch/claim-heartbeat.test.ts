@@ -64,6 +64,7 @@ test('a run that outlasts the lease keeps its event: its claim is renewed, so an
     logger,
     workflows: { versionDocument: async () => ({}) },
     conversations: { enter: async () => ({ subscriber: { id: 'sub-1', foreignId: 'u1' }, threadId: 'thread-1' }) },
+    channels: { running: () => undefined },
     runner: { run: async () => (await runEnds, { status: 'completed', error: null }) },
   } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
   const id = await insertEvent('slow-run');

@@ -10,6 +10,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
   ChannelSource,
+  ConnectContext,
+  ConnectResult,
+  InboundAttachmentRef,
   PlainInboundEvent,
   PlainWebhookResponse,
   SendMessageOptions,
@@ -164,6 +167,21 @@ export class BuiltinChannelPool {
   /** The new subscriber's fields for `event`, validated, dates as ISO strings. */
   subscriberData(event: PlainInboundEvent, source: ChannelSource): Promise<PlainSubscriberData> {
     return this.#run({ type: 'channel.subscriberData', event, source: pickSource(source) });
+  }
+
+  /** Calls the plugin's `sendTypingIndicator` for the subscriber of `event`. */
+  async typing(event: PlainInboundEvent, source: ChannelSource): Promise<void> {
+    await this.#run({ type: 'channel.typing', event, source: pickSource(source) });
+  }
+
+  /** The plugin's connect step for `source`, its answer validated. */
+  connect(source: ChannelSource, context: ConnectContext): Promise<ConnectResult> {
+    return this.#run({ type: 'channel.connect', source: pickSource(source), context: { webhookUrl: context.webhookUrl } });
+  }
+
+  /** The download references of `event`'s files, validated, in order. */
+  messageAttachments(event: PlainInboundEvent, source: ChannelSource): Promise<InboundAttachmentRef[]> {
+    return this.#run({ type: 'channel.messageAttachments', event, source: pickSource(source) });
   }
 
   /** Refuses new calls, waits for the calls in flight (each bounded by its timeout), then stops the workers. */

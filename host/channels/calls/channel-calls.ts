@@ -1,5 +1,8 @@
 import type {
   ChannelSource,
+  ConnectContext,
+  ConnectResult,
+  InboundAttachmentRef,
   PlainInboundEvent,
   PlainWebhookResponse,
   SendMessageOptions,
@@ -22,6 +25,12 @@ export interface ChannelCalls {
   receiveFrame(frame: WebSocketFrame, source: ChannelSource): Promise<ReceiveFrameResult>;
   send(event: PlainInboundEvent, source: ChannelSource, envelope: StdOutgoingMessageEnvelope, options: SendMessageOptions): Promise<SendMessageResult>;
   subscriberData(event: PlainInboundEvent, source: ChannelSource): Promise<PlainSubscriberData>;
+  /** An HTTP channel's typing indicator for the subscriber of `event`; the host fires it and never waits. */
+  typing(event: PlainInboundEvent, source: ChannelSource): Promise<void>;
+  /** An HTTP channel's connect step for `source` (the panel offers it when the description says `connectable`). */
+  connect(source: ChannelSource, context: ConnectContext): Promise<ConnectResult>;
+  /** Where to download the files of an inbound attachment message of an HTTP channel, validated, in order. */
+  messageAttachments(event: PlainInboundEvent, source: ChannelSource): Promise<InboundAttachmentRef[]>;
   close(): Promise<void>;
 }
 

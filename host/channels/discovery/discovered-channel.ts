@@ -7,6 +7,11 @@ export interface ChannelDescription {
   name: string;
   settingsJsonSchema: Record<string, unknown>;
   capabilities: Record<string, unknown>;
+  /**
+   * The handler has a connect step of its own, which the panel offers. Absent from what a channel
+   * disabled by an older host declared: read as false until the channel runs again.
+   */
+  connectable?: boolean;
 }
 
 /** A channel loaded in its own sandbox, ready for traffic. */

@@ -1,6 +1,6 @@
 /**
  * Worker side: constructs the checked handler class and reads what it declares (name, settings
- * schema as JSON Schema, capabilities). Each failure is a SandboxError with its own code.
+ * schema as JSON Schema, capabilities, whether it has a connect step). Each failure is a SandboxError with its own code.
  */
 import {
   applyExtensionInjections,
@@ -13,6 +13,7 @@ import {
 import { z } from 'zod';
 import { callPlugin } from './call-plugin.ts';
 import { checkChannelClass } from './check-channel-class.ts';
+import { isConnectable } from './is-connectable.ts';
 import type { ChannelDescription } from './protocol.ts';
 import { messageOf, SandboxError } from './sandbox-error.ts';
 
@@ -28,7 +29,7 @@ export async function loadChannelHandler(fileUrl: string): Promise<LoadedHandler
   const settingsJsonSchema = toSettingsJsonSchema(handler.settingsSchema, construct.name);
   const name = checkName(handler.name, construct.name);
   const capabilities = await readCapabilities(handler);
-  const description: ChannelDescription = { kind, name, settingsJsonSchema, capabilities };
+  const description: ChannelDescription = { kind, name, settingsJsonSchema, capabilities, connectable: kind === 'http' && isConnectable(handler) };
   return { kind, handler, description } as LoadedHandler;
 }
 

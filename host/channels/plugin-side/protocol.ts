@@ -6,8 +6,11 @@ import type { MessagePort } from 'node:worker_threads';
 import type {
   ChannelCapabilities,
   ChannelSource,
+  ConnectContext,
+  ConnectResult,
   EgressRequest,
   EgressResponse,
+  InboundAttachmentRef,
   PlainInboundEvent,
   PlainWebhookResponse,
   SendMessageOptions,
@@ -42,7 +45,10 @@ export type SandboxRequest =
       /** Named in the worker's `sandbox.task.started` message, posted before the plugin is called. */
       taskId: string;
     }
-  | { type: 'channel.subscriberData'; event: PlainInboundEvent; source: ChannelSource };
+  | { type: 'channel.subscriberData'; event: PlainInboundEvent; source: ChannelSource }
+  | { type: 'channel.typing'; event: PlainInboundEvent; source: ChannelSource }
+  | { type: 'channel.connect'; source: ChannelSource; context: ConnectContext }
+  | { type: 'channel.messageAttachments'; event: PlainInboundEvent; source: ChannelSource };
 
 export type SandboxRequestType = SandboxRequest['type'];
 
@@ -52,6 +58,8 @@ export interface ChannelDescription {
   name: string;
   settingsJsonSchema: Record<string, unknown>;
   capabilities: ChannelCapabilities;
+  /** The handler overrides `connect()`: the panel offers to connect its sources to the platform. */
+  connectable: boolean;
 }
 
 /**
@@ -92,6 +100,10 @@ export interface SandboxResults {
   'channel.receiveFrame': ReceiveFrameResult;
   'channel.send': SendTaskResult;
   'channel.subscriberData': PlainSubscriberData;
+  /** Nothing to answer; `null`, not `undefined`, so the reply keeps its `value` on the runner's JSON wire. */
+  'channel.typing': null;
+  'channel.connect': ConnectResult;
+  'channel.messageAttachments': InboundAttachmentRef[];
 }
 
 /** Every answer; errors travel as data so their `code` survives. */

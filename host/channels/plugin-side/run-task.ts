@@ -5,11 +5,14 @@
  * Loaded without tsx (Node's own type stripping): erasable TypeScript only.
  */
 import { runForSource, type HttpChannelHandler, type WebSocketChannelHandler } from '@bot-ai/api';
+import { connectTask } from './connect-task.ts';
 import { sendTask, subscriberDataTask } from './event-tasks.ts';
 import { encodeFrameTask, receiveFrameTask } from './frame-tasks.ts';
 import type { LoadedHandler } from './load-channel-handler.ts';
+import { messageAttachmentsTask } from './message-attachments-task.ts';
 import type { SandboxReply, SandboxRequest, SandboxRequestType } from './protocol.ts';
 import { SandboxError, serializeError } from './sandbox-error.ts';
+import { typingTask } from './typing-task.ts';
 import { receiveWebhookTask, verifyWebhookTask } from './webhook-tasks.ts';
 
 /**
@@ -45,6 +48,12 @@ function dispatch(loaded: LoadedHandler, request: SandboxRequest, onSendStarted:
     }
     case 'channel.subscriberData':
       return subscriberDataTask(loaded.handler, request.event, request.source);
+    case 'channel.typing':
+      return typingTask(httpHandler(loaded, request.type), request.event, request.source);
+    case 'channel.connect':
+      return connectTask(httpHandler(loaded, request.type), request.source, request.context);
+    case 'channel.messageAttachments':
+      return messageAttachmentsTask(httpHandler(loaded, request.type), request.event, request.source);
     default:
       throw new SandboxError('BOT_ERR_PLUGIN_CALL_UNSUPPORTED', `Unknown sandbox task ${(request as { type?: unknown }).type}`);
   }

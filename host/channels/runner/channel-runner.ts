@@ -10,7 +10,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
   ChannelSource,
+  ConnectContext,
+  ConnectResult,
   HostServices,
+  InboundAttachmentRef,
   PlainInboundEvent,
   PlainWebhookResponse,
   SendMessageOptions,
@@ -149,6 +152,18 @@ export class ChannelRunner implements ChannelCalls {
 
   subscriberData(event: PlainInboundEvent, source: ChannelSource): Promise<PlainSubscriberData> {
     return this.#call({ type: 'channel.subscriberData', event, source: pickSource(source) }) as Promise<PlainSubscriberData>;
+  }
+
+  async typing(event: PlainInboundEvent, source: ChannelSource): Promise<void> {
+    await this.#call({ type: 'channel.typing', event, source: pickSource(source) });
+  }
+
+  connect(source: ChannelSource, context: ConnectContext): Promise<ConnectResult> {
+    return this.#call({ type: 'channel.connect', source: pickSource(source), context: { webhookUrl: context.webhookUrl } }) as Promise<ConnectResult>;
+  }
+
+  messageAttachments(event: PlainInboundEvent, source: ChannelSource): Promise<InboundAttachmentRef[]> {
+    return this.#call({ type: 'channel.messageAttachments', event, source: pickSource(source) }) as Promise<InboundAttachmentRef[]>;
   }
 
   /** Refuses new calls, lets the runner finish those in flight (each bounded by its timeout), then stops it. */

@@ -31,6 +31,8 @@ export interface Channel {
   kind: 'http' | 'websocket';
   settingsSchema: Record<string, unknown>;
   capabilities: Record<string, unknown>;
+  /** Its handler has a connect step: the source page offers "Connect to <channel>". */
+  connectable: boolean;
   enabled: boolean;
   running: boolean;
   /** How its code is isolated while it runs (null when not running). */
@@ -38,6 +40,14 @@ export interface Channel {
   origin: 'builtin' | 'package' | 'local';
   package: { name: string; version: string } | null;
   error: { code: string; message: string } | null;
+}
+
+/** `POST /api/sources/:id/connect`: what the channel's connect step says. */
+export interface ConnectResult {
+  connected: boolean;
+  message: string;
+  /** Text to copy to the platform's side (an app manifest). */
+  instructions?: string;
 }
 
 export interface ChannelDiagnostic {

@@ -6,6 +6,7 @@ import type { Channel, Source, WorkflowSummary } from '../../api/api-types.ts';
 import { useSession } from '../../auth/session-context.tsx';
 import { FieldError } from '../../components/field-error.tsx';
 import { useTouched } from '../../components/use-touched.ts';
+import { ConnectSourceButton } from './connect-source-button.tsx';
 import { CopyField } from './copy-field.tsx';
 import { SourceLink } from './source-link.tsx';
 import { DeleteSourceButton } from './delete-source-button.tsx';
@@ -119,6 +120,7 @@ export function SourceForm({
               <CopyField value={source.webhookUrl} label="Webhook URL" />
             </label>
           )}
+          {source && channel?.connectable && <ConnectSourceButton source={source} />}
           {source?.chatUrl && (
             <p>
               Chat page: <SourceLink source={source} label="" />

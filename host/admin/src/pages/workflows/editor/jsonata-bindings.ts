@@ -23,7 +23,7 @@ export function expressionBindings(root: OutlineNode, definitions: readonly Memo
     {
       name: 'input',
       info: 'The inbound message',
-      children: [leaf('text', 'The message text'), leaf('message_type', 'text, quickReply, …'), leaf('payload', 'The quick reply or button payload')],
+      children: [leaf('text', 'The message text'), leaf('message_type', 'text, quickReply, attachment, location'), leaf('payload', 'The quick reply or button payload'), leaf('attachments', 'The files of an attachment message: kind, url (the host\'s link), platformId, name, mimeType'), leaf('location', 'The place of a location message: latitude, longitude, title, address')],
     },
     {
       name: 'context',
