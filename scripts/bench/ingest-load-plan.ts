@@ -11,6 +11,25 @@ export interface LoadPlan {
   secret: string;
   /** Makes this arm's event ids unique across arms and rounds. */
   idPrefix: string;
+  /** A real platform's recorded delivery to send instead of sample webhooks (the platform arms). */
+  delivery?: PlatformDelivery;
+}
+
+/**
+ * One delivery of a platform package's fixtures, sent over and over with its event id made unique
+ * and signed afresh as the platform signs.
+ */
+export interface PlatformDelivery {
+  headers: Record<string, string>;
+  /** The body as sent, holding `idToken` where the platform's event id goes. */
+  body: string;
+  /** The event id as it appears in the body (a number or a string). */
+  idToken: string;
+  /** Events the delivery decodes to. */
+  events: number;
+  /** The signature scheme of the package's fixtures/channel-check.json. */
+  signature: Record<string, unknown>;
+  secret: string;
 }
 
 export interface LoadResult {

@@ -1,7 +1,7 @@
 /**
  * The ingest benchmark's load generator, run as its own process so that sending requests never
  * shares an event loop with the server it measures. It takes one LoadPlan over IPC, posts signed
- * sample webhooks with autocannon (a warm-up, then the measured run) and sends back a LoadResult.
+ * sample webhooks (or a platform package's recorded delivery) with autocannon (a warm-up, then the measured run) and sends back a LoadResult.
  * Plain, erasable TypeScript: started with Node's own type stripping, no loader.
  */
 import type { EventEmitter } from 'node:events';
@@ -9,8 +9,15 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import type { LoadPlan, LoadResult } from './ingest-load-plan.ts';
 import { answerOnePlan } from './fork-load.ts';
-import { SIGNATURE_HEADER, signedWebhook, type SignedWebhook } from './ingest-payload.ts';
+import { platformWebhook, SIGNATURE_HEADER, signedWebhook } from './ingest-payload.ts';
 import { latencyPercentiles } from './measure.ts';
+
+/** One request to send: its body, its headers (signature included) and the events it carries. */
+interface Webhook {
+  body: string;
+  headers: Record<string, string>;
+  events: number;
+}
 
 interface Tally {
   ok: number;
@@ -23,7 +30,13 @@ answerOnePlan<LoadPlan, LoadResult>('ingest', runPlan);
 
 async function runPlan(plan: LoadPlan): Promise<LoadResult> {
   let sequence = 0;
-  const next = () => signedWebhook(plan.secret, plan.idPrefix, sequence++);
+  const numericBase = Date.now() * 1000;
+  const next = (): Webhook => {
+    const { delivery } = plan;
+    if (delivery) return platformWebhook(delivery, plan.idPrefix, numericBase, sequence++);
+    const webhook = signedWebhook(plan.secret, plan.idPrefix, sequence++);
+    return { body: webhook.body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: webhook.signature }, events: webhook.events };
+  };
   if (plan.warmupSeconds > 0) await fire(plan, plan.warmupSeconds, next, newTally());
   const tally = newTally();
   const started = performance.now();
@@ -40,7 +53,7 @@ async function runPlan(plan: LoadPlan): Promise<LoadResult> {
 }
 
 /** One autocannon run; every request gets a fresh body, so every event id is new. */
-function fire(plan: LoadPlan, seconds: number, next: () => SignedWebhook, tally: Tally): Promise<autocannon.Result> {
+function fire(plan: LoadPlan, seconds: number, next: () => Webhook, tally: Tally): Promise<autocannon.Result> {
   const { promise, resolve, reject } = Promise.withResolvers<autocannon.Result>();
   const instance = autocannon(
     {
@@ -53,7 +66,7 @@ function fire(plan: LoadPlan, seconds: number, next: () => SignedWebhook, tally:
           setupRequest: (request, context: { events?: number }) => {
             const webhook = next();
             context.events = webhook.events;
-            return { ...request, body: webhook.body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: webhook.signature } };
+            return { ...request, body: webhook.body, headers: webhook.headers };
           },
           onResponse: (status, _body, context: { events?: number }) => {
             if (status >= 200 && status < 300) tally.events += context.events ?? 0;

@@ -4,6 +4,8 @@
  * Plain, erasable TypeScript: the load process runs it with Node's own type stripping.
  */
 import { createHmac } from 'node:crypto';
+import { signRequest, type SignatureScheme } from '@bot-ai/api/check';
+import type { PlatformDelivery } from './ingest-load-plan.ts';
 
 export const BODY_BYTES = 1024;
 export const SIGNATURE_HEADER = 'x-bot-signature';
@@ -35,4 +37,19 @@ function payload(idPrefix: string, sequence: number, events: number, text: strin
       message: { text },
     })),
   });
+}
+
+/**
+ * Delivery number `sequence` of a platform arm: the recorded body with its event id made unique
+ * (a numeric id stays a number: `<base><sequence>`), signed now as the platform signs it.
+ */
+export function platformWebhook(delivery: PlatformDelivery, idPrefix: string, numericBase: number, sequence: number): { body: string; headers: Record<string, string>; events: number } {
+  const numeric = /^\d+$/.test(delivery.idToken);
+  const unique = numeric ? String(numericBase + sequence) : `${delivery.idToken}.${idPrefix}.${sequence}`;
+  const token = numeric ? new RegExp(`(?<![\\d.])${delivery.idToken}(?![\\d.])`, 'g') : new RegExp(`"${delivery.idToken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`, 'g');
+  const body = delivery.body.replace(token, numeric ? unique : JSON.stringify(unique));
+  const request = { method: 'POST' as const, headers: { ...delivery.headers }, query: {}, params: {}, body: undefined, rawBody: Buffer.from(body) };
+  const signed = signRequest(request, delivery.signature as SignatureScheme, delivery.secret, Date.now() / 1000);
+  const headers = Object.fromEntries(Object.entries(signed.headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return { body, headers, events: delivery.events };
 }

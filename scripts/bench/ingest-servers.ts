@@ -10,9 +10,16 @@ import { createServices } from '../../host/services.ts';
 import { processTreeUsage } from '../../host/channels/runner/process-tree-usage.ts';
 import { sandboxSettingsFrom } from '../../host/channels/sandbox-settings-from-config.ts';
 import { buildBaselineApp } from './ingest-baseline-app.ts';
+import type { PlatformDelivery } from './ingest-load-plan.ts';
+import { checkSource, fixtureToRequest, loadChannelFixtures } from '@bot-ai/api/check';
+import { fileURLToPath } from 'node:url';
+
+/** The real platforms' packages, each an arm of its own on the production path. */
+export const PLATFORM_ARMS = ['telegram', 'whatsapp', 'messenger', 'slack'] as const;
+export type PlatformArm = (typeof PLATFORM_ARMS)[number];
 
 /** The things the ingest benchmark compares. */
-export type IngestArm = 'baseline' | 'threads' | 'batched' | 'unbatched' | 'unfiltered';
+export type IngestArm = 'baseline' | 'threads' | 'batched' | 'unbatched' | 'unfiltered' | PlatformArm;
 
 export const INGEST_ARMS: Record<IngestArm, string> = {
   baseline: 'baseline: verify + decode on the main thread, no database',
@@ -22,6 +29,10 @@ export const INGEST_ARMS: Record<IngestArm, string> = {
   // still working off when the next arm starts (the baseline, which uses no database, comes after).
   unfiltered: 'production with the runner in bubblewrap but without its seccomp filter (what the filter costs)',
   unbatched: 'production with batching off: one INSERT per request',
+  telegram: "production with bot-channel-telegram: its recorded text update, secret-token header",
+  whatsapp: "production with bot-channel-whatsapp: its recorded text message, X-Hub-Signature-256",
+  messenger: "production with bot-channel-messenger: its recorded text message, X-Hub-Signature-256",
+  slack: "production with bot-channel-slack: its recorded message event, v0 timestamped signature",
 };
 
 export interface IngestServers {
@@ -29,6 +40,8 @@ export interface IngestServers {
   urls: Record<IngestArm, string>;
   /** The source's webhook secret, for signing. */
   secret: string;
+  /** What each platform arm sends: its package's recorded delivery. */
+  deliveries: Record<PlatformArm, PlatformDelivery>;
   /** Resident memory of each channel runner, idle after its start, in bytes. */
   runnerIdleRss: Array<{ channel: string; isolation: string; rssBytes: number; pssBytes: number }>;
   close(): Promise<void>;
@@ -58,23 +71,51 @@ export async function startIngestServers(db: Knex): Promise<IngestServers> {
   const appOptions = { authSecret: AUTH_SECRET, maxBodyBytes: defaults.BOT_HTTP_MAX_BODY_BYTES, webhookMaxBodyBytes: defaults.BOT_WEBHOOK_MAX_BODY_BYTES };
   // As services.ts builds the inbox (events and their dispatch jobs in one transaction), batching off.
   const unbatchedInbox = new InboxStore(db, () => new Date(), { batching: false, notify: true });
-  const servers: Record<IngestArm, Server> = {
+  const servers: Record<Exclude<IngestArm, PlatformArm>, Server> = {
     baseline: await listen(buildBaselineApp({ id: source.id, ref: source.ref, settings: source.settings, active: source.active }, defaults.BOT_WEBHOOK_MAX_BODY_BYTES).callback(), 0, HOST),
     threads: await listen(buildApp(threadOnly, appOptions).callback(), 0, HOST),
     batched: await listen(buildApp(services, appOptions).callback(), 0, HOST),
     unbatched: await listen(buildApp({ ...services, inbox: unbatchedInbox }, appOptions).callback(), 0, HOST),
     unfiltered: await listen(buildApp(unfiltered, appOptions).callback(), 0, HOST),
   };
-  const urlOf = (server: Server) => `http://${HOST}:${(server.address() as { port: number }).port}/api/webhook/${source.ref}`;
+  const urlOf = (server: Server, ref = source.ref) => `http://${HOST}:${(server.address() as { port: number }).port}/api/webhook/${ref}`;
+  const platforms = await Promise.all(PLATFORM_ARMS.map((arm) => platformSource(services, arm)));
   return {
-    urls: { baseline: urlOf(servers.baseline), threads: urlOf(servers.threads), batched: urlOf(servers.batched), unbatched: urlOf(servers.unbatched), unfiltered: urlOf(servers.unfiltered) },
+    urls: {
+      baseline: urlOf(servers.baseline),
+      threads: urlOf(servers.threads),
+      batched: urlOf(servers.batched),
+      unbatched: urlOf(servers.unbatched),
+      unfiltered: urlOf(servers.unfiltered),
+      ...(Object.fromEntries(platforms.map(({ arm, ref }) => [arm, urlOf(servers.batched, ref)])) as Record<PlatformArm, string>),
+    },
     secret: SECRET,
+    deliveries: Object.fromEntries(platforms.map(({ arm, delivery }) => [arm, delivery])) as Record<PlatformArm, PlatformDelivery>,
     runnerIdleRss: [...runnerIdleRss(services), ...runnerIdleRss(unfiltered)],
     async close() {
       await Promise.all(Object.values(servers).map(closeServer));
       await Promise.all([services.inbox.close(), threadOnly.inbox.close(), unfiltered.inbox.close(), unbatchedInbox.close()]);
       await Promise.all([services.channels.close(), threadOnly.channels.close(), unfiltered.channels.close()]);
     },
+  };
+}
+
+/** A source of the platform's channel with its fixtures' settings, and the delivery its arm sends. */
+async function platformSource(services: ReturnType<typeof createServices>, arm: PlatformArm): Promise<{ arm: PlatformArm; ref: string; delivery: PlatformDelivery }> {
+  const fixtures = await loadChannelFixtures(fileURLToPath(new URL(`../../plugins/bot-channel-${arm}`, import.meta.url)));
+  const { manifest } = fixtures;
+  const recorded = fixtures.deliveries.get(manifest.replyTo)!;
+  const expected = recorded.expect.events ?? [];
+  if (expected.length === 0) throw new Error(`bot-channel-${arm}: the replyTo delivery ${manifest.replyTo} lists no events`);
+  // Sends never happen here: the platform's URL only has to be one.
+  const { settings } = checkSource(manifest, 'http://127.0.0.1:9');
+  const source = await services.sources.create({ name: `Ingest benchmark (${arm})`, channel: arm, settings });
+  const request = fixtureToRequest(recorded.request);
+  const headers = Object.fromEntries(Object.entries(request.headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return {
+    arm,
+    ref: source.ref,
+    delivery: { headers, body: Buffer.from(request.rawBody).toString('utf8'), idToken: expected[0]!.eventId, events: expected.length, signature: manifest.signature, secret: String(settings[manifest.signature.setting]) },
   };
 }
 
