@@ -1,8 +1,8 @@
 /**
  * The panel's "Connect to <channel>": asks the source's channel to set the source up on its
  * platform (Telegram's setWebhook, an app manifest to paste), with the URL the platform must call.
- * What went wrong is told in the host's codes; a plugin's own words are shown with the source's
- * secrets masked, and an uncoded throw's words (anything at all) are not shown.
+ * What went wrong is told in the host's codes; a plugin's own words (its result's too) are shown
+ * with the source's secrets masked, and an uncoded throw's words (anything at all) are not shown.
  */
 import type { ConnectResult } from '@bot-ai/api';
 import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
@@ -34,11 +34,17 @@ export async function connectSource(deps: ConnectSourceDeps, id: string, baseUrl
   if (description.kind !== 'http' || description.connectable !== true) throw unsupported(row.channel);
   const { webhookUrl } = sourceLinks(row, description.kind, baseUrl);
   const source = { id: row.id, ref: row.ref, settings: row.settings, active: row.active };
+  const keys = secretKeysOf(description.settingsJsonSchema);
+  let result: ConnectResult;
   try {
-    return await deps.channels.call(row.channel, (sandbox) => sandbox.connect(source, { webhookUrl: webhookUrl! }));
+    result = await deps.channels.call(row.channel, (sandbox) => sandbox.connect(source, { webhookUrl: webhookUrl! }));
   } catch (error) {
-    throw connectFailure(error, row, secretKeysOf(description.settingsJsonSchema));
+    throw connectFailure(error, row, keys);
   }
+  // A result's words are the plugin's too: a platform's refusal it passes on may quote the request
+  // path, and Telegram's path holds the bot token.
+  const mask = (text: string) => redactSecrets(text, row.settings, keys);
+  return { connected: result.connected, message: mask(result.message), ...(result.instructions === undefined ? {} : { instructions: mask(result.instructions) }) };
 }
 
 function connectFailure(error: unknown, row: SourceRow, keys: string[] | undefined): AppError {

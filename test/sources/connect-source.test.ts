@@ -62,6 +62,13 @@ describe('POST /api/sources/:id/connect', () => {
     assert.ok(!response.text.includes(TOKEN));
   });
 
+  test("a result's words are shown with the source's secrets masked too (a platform's refusal may quote the request path)", async () => {
+    const source = await createSource('platform_calls', { token: TOKEN, mode: 'quote' });
+    const response = await connect(source.id);
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(response.body, { connected: false, message: 'refused: Cannot POST /bot********/setWebhook', instructions: 'token=********' });
+  });
+
   test("any other throw answers 502 with its code only: the plugin's words are not shown", async () => {
     const source = await createSource('platform_calls', { token: TOKEN, mode: 'throw' });
     const response = await connect(source.id);
