@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
-import nock from 'nock';
-import { createChannel, createSource, graphAnswers, installDirectEgress, PAGE_TOKEN, SEND_SETTINGS } from './messenger-test-kit.ts';
+import { test } from 'node:test';
+import { createChannel, createSource, graphAnswers, PAGE_TOKEN, SEND_SETTINGS } from './messenger-test-kit.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 const WEBHOOK = 'https://bot.example.com/api/webhook/ref-1';
 const SUBSCRIBE_PATH = '/v21.0/me/subscribed_apps?subscribed_fields=messages,messaging_postbacks';

@@ -3,8 +3,6 @@ import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import {
   applyExtensionInjections,
-  directFetchService,
-  installHostServices,
   rebuildInboundEvent,
   WebhookResponse,
   type ChannelInboundEvent,
@@ -96,14 +94,7 @@ export function storedEvent(name: string, settings: Record<string, unknown> = SE
   return rebuildInboundEvent(structuredClone(event.bindSource(source).toPlain())).bindSource(source);
 }
 
-/**
- * Stands in for the host outside one: the channel's fetch goes straight out through the global
- * fetch (which nock intercepts), with none of the host's egress rules. Returns the undo.
- */
-export function installDirectEgress(): () => void {
-  installHostServices({ getAttachmentPublicUrl: async (_sourceId, ref) => `https://host.test/download/${ref}`, fetch: directFetchService });
-  return () => installHostServices(undefined);
-}
+export { installDirectEgress } from '../../support/nocked-egress.ts';
 
 /** What the fake Graph API received, one entry per request. */
 export interface Received {

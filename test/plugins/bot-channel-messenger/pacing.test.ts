@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import { rebuildInboundEvent, SendPacer, type ChannelInboundEvent, type StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import { MESSENGER_MEDIA_SEND_INTERVAL_MS } from 'bot-channel-messenger';
-import nock from 'nock';
-import { ADA, createChannel, createSource, graphAnswers, installDirectEgress, PAGE_ID, postRequest, SEND_SETTINGS } from './messenger-test-kit.ts';
+import { ADA, createChannel, createSource, graphAnswers, PAGE_ID, postRequest, SEND_SETTINGS } from './messenger-test-kit.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 /** A stored message event of `pageId`, as the host hands it to a send. */
 function eventOf(pageId: string): ChannelInboundEvent {

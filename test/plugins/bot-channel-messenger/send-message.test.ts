@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import nock from 'nock';
-import { ADA, createChannel, graphAnswers, installDirectEgress, PAGE_TOKEN, SEND_SETTINGS, storedEvent } from './messenger-test-kit.ts';
+import { ADA, createChannel, graphAnswers, PAGE_TOKEN, SEND_SETTINGS, storedEvent } from './messenger-test-kit.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
 const options = { idempotencyKey: 'out-1' };
 const SENT = { recipient_id: ADA, message_id: 'm_AG5Hz2Uq7tuwNEhXfYYKj8mJEM_QPpz5jdCK48PnKAjSdjfipqxqMvK8ma6AC8fplwlqLP_5cgXIbu7I3rBN0P' };
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 function send(envelope: StdOutgoingMessageEnvelope, settings: Record<string, unknown> = SEND_SETTINGS) {
   return createChannel().doSendMessage(storedEvent('text.json', settings), envelope, options);

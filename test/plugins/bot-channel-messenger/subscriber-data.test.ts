@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import { subscriberCreateDtoSchema } from '@bot-ai/api';
 import nock from 'nock';
-import { ADA, createChannel, graphAnswers, installDirectEgress, PAGE_ID, PAGE_TOKEN, SEND_SETTINGS, storedEvent } from './messenger-test-kit.ts';
+import { ADA, createChannel, graphAnswers, PAGE_ID, PAGE_TOKEN, SEND_SETTINGS, storedEvent } from './messenger-test-kit.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 const PROFILE_PATH = `/v21.0/${ADA}?fields=first_name,last_name,profile_pic,locale,timezone`;
 const AVATAR = `https://platform-lookaside.fbsbx.com/platform/profilepic/?psid=${ADA}&width=1024&ext=1766392000&hash=AbZx9Qw3`;

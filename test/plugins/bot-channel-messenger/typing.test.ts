@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
-import nock from 'nock';
-import { ADA, createChannel, graphAnswers, installDirectEgress, PAGE_TOKEN, storedEvent } from './messenger-test-kit.ts';
+import { test } from 'node:test';
+import { ADA, createChannel, graphAnswers, PAGE_TOKEN, storedEvent } from './messenger-test-kit.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 test('shows typing with sender_action typing_on to the sender, with the Page token', async () => {
   const { scope, received } = graphAnswers('POST', '/v21.0/me/messages', 200, { recipient_id: ADA });

@@ -1,7 +1,7 @@
 /** Builders shared by the sample channel's tests: a handler, a source, signed requests. */
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { applyExtensionInjections, directFetchService, installHostServices, WebhookResponse, type ChannelSource, type WebhookRequest } from '@bot-ai/api';
+import { applyExtensionInjections, WebhookResponse, type ChannelSource, type WebhookRequest } from '@bot-ai/api';
 import SampleChannel from 'bot-channel-sample';
 
 export const SECRET = 'whsec-test';
@@ -46,11 +46,4 @@ export function readBatchedEvents(): { events: Array<Record<string, unknown>> } 
   return JSON.parse(readFileSync(new URL('./fixtures/batched-events.json', import.meta.url), 'utf8'));
 }
 
-/**
- * Stands in for the host outside one: the channel's fetch goes straight out through the global
- * fetch (which nock intercepts), with none of the host's egress rules. Returns the undo.
- */
-export function installDirectEgress(): () => void {
-  installHostServices({ getAttachmentPublicUrl: async (_sourceId, ref) => `https://host.test/download/${ref}`, fetch: directFetchService });
-  return () => installHostServices(undefined);
-}
+export { installDirectEgress } from '../../support/nocked-egress.ts';

@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
-import type { ChannelInboundEvent, StdOutgoingMessageEnvelope } from '@bot-ai/api';
+import { test } from 'node:test';
+import { installHostServices, type ChannelInboundEvent, type StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import nock from 'nock';
 import { createChannel, createSource, installDirectEgress, postRequest } from './sample-fixtures.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
 const PLATFORM = 'https://platform.example';
 const settings = { api_key: 'key-1', webhook_secret: 'unused' };
 const options = { idempotencyKey: 'out-1' };
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 function incomingEvent(sourceSettings: Record<string, unknown> = settings): ChannelInboundEvent {
   const events = [{ id: 'evt-1', sender: { id: 'user-1' }, recipient: { id: 'bot-1' }, message: { text: 'hi' } }];
@@ -135,7 +127,7 @@ test('declares text and quick replies up to 2000 characters, idempotent sends (i
 });
 
 test('sends through the SDK fetch, so without a host to perform it the send fails with BOT_ERR_EGRESS_UNAVAILABLE', async () => {
-  uninstallEgress();
+  installHostServices(undefined);
   try {
     await assert.rejects(createChannel().doSendMessage(incomingEvent(), { type: 'text', data: { text: 'Hello' } }, options), (error: Error & { code?: string; cause?: { code?: string } }) => {
       assert.equal(error.code, 'SAMPLE_ERR_PLATFORM_UNREACHABLE');
@@ -143,7 +135,7 @@ test('sends through the SDK fetch, so without a host to perform it the send fail
       return true;
     });
   } finally {
-    uninstallEgress = installDirectEgress();
+    installDirectEgress();
   }
 });
 

@@ -1,24 +1,16 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, afterEach, before, test } from 'node:test';
-import { HttpChannelHandler, rebuildInboundEvent, type ChannelInboundEvent, type StdOutgoingMessageEnvelope } from '@bot-ai/api';
+import { test } from 'node:test';
+import { HttpChannelHandler, installHostServices, rebuildInboundEvent, type ChannelInboundEvent, type StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import SlackChannel from 'bot-channel-slack';
 import nock from 'nock';
 import { BOT_TOKEN, createChannel, createSource, decodeDelivery, installDirectEgress, SIGNING_SECRET, SLACK_API } from './slack-fixtures.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
 const options = { idempotencyKey: 'out-1' };
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 /** The event of a recorded delivery, as the host hands it to a send: rebuilt from plain data. */
 function eventOf(file = 'message-im-text.json', settings: Record<string, unknown> = { signing_secret: SIGNING_SECRET, bot_token: BOT_TOKEN }): ChannelInboundEvent {
@@ -227,7 +219,7 @@ for (const envelope of [
 }
 
 test('sends through the SDK fetch: without a host to perform it the send fails with SLACK_ERR_UNREACHABLE (BOT_ERR_EGRESS_UNAVAILABLE)', async () => {
-  uninstallEgress();
+  installHostServices(undefined);
   try {
     await assert.rejects(send({ type: 'text', data: { text: 'Hello' } }), (error: Error & { code?: string; cause?: { code?: string } }) => {
       assert.equal(error.code, 'SLACK_ERR_UNREACHABLE');
@@ -235,7 +227,7 @@ test('sends through the SDK fetch: without a host to perform it the send fails w
       return true;
     });
   } finally {
-    uninstallEgress = installDirectEgress();
+    installDirectEgress();
   }
 });
 

@@ -2,8 +2,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import {
   applyExtensionInjections,
-  directFetchService,
-  installHostServices,
   SendPacer,
   WebhookResponse,
   type ChannelInboundEvent,
@@ -129,11 +127,4 @@ export function decodeDelivery(file: string, channel = createChannel()): Channel
   return (channel.decode(request, source) as ChannelInboundEvent[]).map((event) => event.bindSource(source));
 }
 
-/**
- * Stands in for the host outside one: the channel's fetch goes straight out through the global
- * fetch (which nock intercepts), with none of the host's egress rules. Returns the undo.
- */
-export function installDirectEgress(): () => void {
-  installHostServices({ getAttachmentPublicUrl: async (_sourceId, ref) => `https://host.test/download/${ref}`, fetch: directFetchService });
-  return () => installHostServices(undefined);
-}
+export { installDirectEgress } from '../../support/nocked-egress.ts';

@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import { rebuildInboundEvent, subscriberCreateDtoSchema, type ChannelInboundEvent } from '@bot-ai/api';
 import nock from 'nock';
-import { BOT_TOKEN, createChannel, createSource, decodeDelivery, installDirectEgress, jsonRequest, readCheckManifest, SLACK_API } from './slack-fixtures.ts';
+import { BOT_TOKEN, createChannel, createSource, decodeDelivery, jsonRequest, readCheckManifest, SLACK_API } from './slack-fixtures.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 const source = createSource();
 

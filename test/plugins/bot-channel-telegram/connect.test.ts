@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import nock from 'nock';
-import { botApiAnswers, createChannel, createSource, installDirectEgress, SECRET_TOKEN, SETTINGS } from './telegram-fixtures.ts';
+import { botApiAnswers, createChannel, createSource, SECRET_TOKEN, SETTINGS } from './telegram-fixtures.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
 const webhookUrl = 'https://bot.example.com/api/webhook/ref-source-1';
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 test('sets the webhook with the secret token, for message and callback_query updates only', async () => {
   const { scope, received } = botApiAnswers('setWebhook', 200, { ok: true, result: true, description: 'Webhook was set' });

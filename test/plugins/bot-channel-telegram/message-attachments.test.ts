@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import { MessageInboundEvent, rebuildInboundEvent, type ChannelInboundEvent } from '@bot-ai/api';
-import nock from 'nock';
-import { botApiAnswers, BOT_TOKEN, createChannel, createSource, deliveredEvent, installDirectEgress, readDelivery, SETTINGS } from './telegram-fixtures.ts';
+import { botApiAnswers, BOT_TOKEN, createChannel, createSource, deliveredEvent, readDelivery, SETTINGS } from './telegram-fixtures.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 function stored(name: string, settings: Record<string, unknown> = SETTINGS): ChannelInboundEvent {
   const source = createSource(settings);

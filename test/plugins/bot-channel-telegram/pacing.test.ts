@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import { SendPacer, type StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import { TELEGRAM_CHAT_SEND_INTERVAL_MS } from 'bot-channel-telegram';
 import nock from 'nock';
-import { BOT_TOKEN, createChannel, createSource, deliveredEvent, installDirectEgress, sentMessage } from './telegram-fixtures.ts';
+import { BOT_TOKEN, createChannel, createSource, deliveredEvent, sentMessage } from './telegram-fixtures.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
 const options = { idempotencyKey: 'out-1' };
 const hello: StdOutgoingMessageEnvelope = { type: 'text', data: { text: 'Hello' } };
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 /** A clock that only moves when the pacer sleeps, recording each sleep. */
 function fakeClock() {

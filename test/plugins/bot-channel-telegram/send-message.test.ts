@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, afterEach, before, test } from 'node:test';
-import { MessageInboundEvent, rebuildInboundEvent, type ChannelInboundEvent, type StdOutgoingMessageEnvelope } from '@bot-ai/api';
+import { test } from 'node:test';
+import { installHostServices, MessageInboundEvent, rebuildInboundEvent, type ChannelInboundEvent, type StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import nock from 'nock';
 import {
   ADA_ID,
@@ -16,19 +16,11 @@ import {
   SETTINGS,
   sentMessage,
 } from './telegram-fixtures.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
 const options = { idempotencyKey: 'out-1' };
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 function send(event: ChannelInboundEvent, envelope: StdOutgoingMessageEnvelope) {
   return createUnpacedChannel().doSendMessage(event, envelope, options);
@@ -275,7 +267,7 @@ test('gives up on a Bot API that does not answer within callTimeoutMs, without n
 });
 
 test('sends through the SDK fetch: without a host to perform it the send fails with BOT_ERR_EGRESS_UNAVAILABLE', async () => {
-  uninstallEgress();
+  installHostServices(undefined);
   try {
     await assert.rejects(send(deliveredEvent('text-message.json'), text('Hello')), (error: Error & { code?: string; cause?: { code?: string } }) => {
       assert.equal(error.code, 'TELEGRAM_ERR_UNREACHABLE');
@@ -283,6 +275,6 @@ test('sends through the SDK fetch: without a host to perform it the send fails w
       return true;
     });
   } finally {
-    uninstallEgress = installDirectEgress();
+    installDirectEgress();
   }
 });

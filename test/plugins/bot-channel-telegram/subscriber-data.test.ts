@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import { MessageInboundEvent, rebuildInboundEvent, subscriberCreateDtoSchema, type ChannelInboundEvent } from '@bot-ai/api';
 import nock from 'nock';
-import { ADA_ID, botApiAnswers, createChannel, createSource, decodeOne, deliveryBody, installDirectEgress, SETTINGS } from './telegram-fixtures.ts';
+import { ADA_ID, botApiAnswers, createChannel, createSource, decodeOne, deliveryBody, SETTINGS } from './telegram-fixtures.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 /** Decodes a body, then rebuilds the event from plain data, as the host does across the worker boundary. */
 function storedEvent(body: unknown, settings: Record<string, unknown> = SETTINGS): ChannelInboundEvent {

@@ -2,8 +2,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import {
   applyExtensionInjections,
-  directFetchService,
-  installHostServices,
   SendPacer,
   WebhookResponse,
   type ChannelInboundEvent,
@@ -84,14 +82,7 @@ export function deliveredEvent(name: string, source: ChannelSource = createSourc
   return decodeOne(readDelivery(name).request.body, source);
 }
 
-/**
- * Stands in for the host outside one: the channel's fetch goes straight out through the global
- * fetch (which nock intercepts), with none of the host's egress rules. Returns the undo.
- */
-export function installDirectEgress(): () => void {
-  installHostServices({ getAttachmentPublicUrl: async (_sourceId, ref) => `https://host.test/download/${ref}`, fetch: directFetchService });
-  return () => installHostServices(undefined);
-}
+export { installDirectEgress } from '../../support/nocked-egress.ts';
 
 /** What one intercepted Bot API call received. */
 export interface Received {

@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
-import nock from 'nock';
-import { ADA_ID, botApiAnswers, createChannel, deliveredEvent, installDirectEgress } from './telegram-fixtures.ts';
+import { test } from 'node:test';
+import { ADA_ID, botApiAnswers, createChannel, deliveredEvent } from './telegram-fixtures.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 test("shows typing with sendChatAction { chat_id, action: 'typing' }", async () => {
   const { scope, received } = botApiAnswers('sendChatAction', 200, { ok: true, result: true });

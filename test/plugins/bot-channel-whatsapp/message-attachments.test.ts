@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import { MessageInboundEvent } from '@bot-ai/api';
 import nock from 'nock';
-import { createChannel, createSource, decodeDelivery, GRAPH, installDirectEgress, SETTINGS } from './whatsapp-fixtures.ts';
+import { createChannel, createSource, decodeDelivery, GRAPH, SETTINGS } from './whatsapp-fixtures.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
 const LOOKASIDE = 'https://lookaside.fbsbx.com/whatsapp_business/attachments/?mid=1479537139650973&ext=1749416700&hash=ATuQ';
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 function mediaAnswer(id: string, url: string, mimeType: string) {
   return { messaging_product: 'whatsapp', url, mime_type: mimeType, sha256: 'HgYK', file_size: 48213, id };

@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
-import { rebuildInboundEvent, type ChannelInboundEvent, type StdOutgoingMessageEnvelope } from '@bot-ai/api';
+import { test } from 'node:test';
+import { installHostServices, rebuildInboundEvent, type ChannelInboundEvent, type StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import nock from 'nock';
 import { createChannel, createSource, decodeDelivery, GRAPH, installDirectEgress, PHONE_NUMBER_ID, readManifest, SETTINGS } from './whatsapp-fixtures.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
 const SEND_PATH = `/v21.0/${PHONE_NUMBER_ID}/messages`;
 const options = { idempotencyKey: 'out-1' };
 const USER = '16505551234';
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 /** The text message of text.json, decoded and bound to a source with `settings`. */
 function incomingEvent(settings: Record<string, unknown> = SETTINGS): ChannelInboundEvent {
@@ -319,7 +311,7 @@ test('throws WHATSAPP_ERR_NO_MESSAGE_ID when a 2xx answer has no message id', as
 });
 
 test('sends through the SDK fetch, so without a host to perform it the send fails as unreachable with BOT_ERR_EGRESS_UNAVAILABLE', async () => {
-  uninstallEgress();
+  installHostServices(undefined);
   try {
     await assert.rejects(createChannel().doSendMessage(incomingEvent(), { type: 'text', data: { text: 'Hello' } }, options), (error: Error & { code?: string; cause?: { code?: string } }) => {
       assert.equal(error.code, 'WHATSAPP_ERR_UNREACHABLE');
@@ -327,7 +319,7 @@ test('sends through the SDK fetch, so without a host to perform it the send fail
       return true;
     });
   } finally {
-    uninstallEgress = installDirectEgress();
+    installDirectEgress();
   }
 });
 

@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import { MessageInboundEvent } from '@bot-ai/api';
 import nock from 'nock';
-import { createChannel, createSource, decodeDelivery, GRAPH, installDirectEgress, PHONE_NUMBER_ID, SETTINGS } from './whatsapp-fixtures.ts';
+import { createChannel, createSource, decodeDelivery, GRAPH, PHONE_NUMBER_ID, SETTINGS } from './whatsapp-fixtures.ts';
+import { useNockedEgress } from '../../support/nocked-egress.ts';
 
 const SEND_PATH = `/v21.0/${PHONE_NUMBER_ID}/messages`;
 
-let uninstallEgress: () => void;
-before(() => {
-  nock.disableNetConnect();
-  uninstallEgress = installDirectEgress();
-});
-afterEach(() => nock.cleanAll());
-after(() => {
-  nock.enableNetConnect();
-  uninstallEgress();
-});
+useNockedEgress();
 
 test('marks the inbound message read with a text typing indicator, through the messages endpoint', async () => {
   let received: unknown;
