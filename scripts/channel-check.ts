@@ -61,8 +61,9 @@ async function checkPackage(packageDir: string): Promise<CheckReport> {
   const egress = new ChannelEgress({
     client: new EgressClient({ limits: egressLimitsFrom() }),
     channels: { get: (name) => (description?.name === name ? { egress: file.egress, description } : undefined) },
-    // The operator's grant, as a saved source would carry it: every x-egress setting.
-    sources: { get: async (id) => (id === source.id && description ? { channel: description.name, settings: source.settings, egress_grants: null } : undefined) },
+    // The operator's grant, as a saved source would carry it, but only for the settings that point
+    // at the fake platform: the fixtures are the package's own, not an operator's.
+    sources: { get: async (id) => (id === source.id && description ? { channel: description.name, settings: source.settings, egress_grants: platformSettings(source.settings, platform.url) } : undefined) },
     countRefused: () => {},
     logger: pino({ level: 'warn' }),
   });
@@ -85,6 +86,21 @@ async function checkPackage(packageDir: string): Promise<CheckReport> {
     await loaded.close();
     await platform.close();
   }
+}
+
+/**
+ * The settings whose value is a URL on the fake platform's origin: the only endpoints the check
+ * grants. A package's fixtures could name any other (loopback, a metadata address, a bot host on
+ * the same machine), and an x-egress grant reaches any address: the package would get more from
+ * its own fixtures than a runner gets in the host, where only an operator's saved value counts.
+ * @example platformSettings({ api_url: 'http://127.0.0.1:4000/api', probe: 'http://127.0.0.1:9' }, 'http://127.0.0.1:4000') // ['api_url']
+ */
+function platformSettings(settings: Record<string, unknown>, platformUrl: string): string[] {
+  const origin = new URL(platformUrl).origin;
+  return Object.keys(settings).filter((key) => {
+    const value = settings[key];
+    return typeof value === 'string' && URL.canParse(value) && new URL(value).origin === origin;
+  });
 }
 
 /** Discovery's own checks, on an app root of its own holding only this package. */

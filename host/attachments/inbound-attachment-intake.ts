@@ -5,6 +5,15 @@ import { downloadInboundFile, type ChannelFetch } from './download-inbound-file.
 import { inboundAttachmentName } from './inbound-attachment-name.ts';
 import { matchAttachmentRefs } from './match-attachment-refs.ts';
 
+/**
+ * The files of one message the host downloads at most. Each costs the event's dispatch slot up
+ * to BOT_EGRESS_TIMEOUT_MS and the attachment store up to BOT_EGRESS_MAX_RESPONSE_BYTES, and
+ * the count is the channel's to say: without a bound, one message listing thousands of files
+ * would hold its slot for hours and fill the disk. Platforms send one file a message (Telegram,
+ * WhatsApp) or a handful (a Slack message, Messenger photos).
+ */
+export const MAX_INBOUND_FILES_PER_MESSAGE = 10;
+
 /** The source of the event being taken in, as the run knows it. */
 export type IntakeSource = ChannelSource & { channel: string };
 
@@ -28,6 +37,9 @@ export interface InboundAttachmentIntakeDeps {
  * source, stores it under a generated name (see inboundAttachmentName) and gives the workflow the
  * host's signed link as the attachment's `url` instead of anything the platform gave. The
  * platform's URL and headers are neither kept nor logged.
+ *
+ * Only the first MAX_INBOUND_FILES_PER_MESSAGE files are taken in; the others go on without a
+ * `url` (logged once, BOT_ERR_ATTACHMENT_TOO_MANY).
  *
  * A file that cannot be had (refused by egress, too large, too slow, an error status, the call
  * failing) never holds the message up: its attachment goes on without a `url`, and the failure is
@@ -55,7 +67,14 @@ export class InboundAttachmentIntake {
       const { channel, ...plainSource } = source;
       const refs = matchAttachmentRefs(files, await this.#deps.locate(channel, event, plainSource));
       attachments = [];
-      for (const [index, file] of files.entries()) attachments.push(await this.#takeIn(file, refs[index], { inboundEventId, index, source }));
+      for (const [index, file] of files.entries()) {
+        attachments.push(index < MAX_INBOUND_FILES_PER_MESSAGE ? await this.#takeIn(file, refs[index], { inboundEventId, index, source }) : withoutUrl(file, refs[index]));
+      }
+      if (files.length > MAX_INBOUND_FILES_PER_MESSAGE) {
+        // One line for all of them: a flood of files must not be a flood of log lines too.
+        const left = files.length - MAX_INBOUND_FILES_PER_MESSAGE;
+        this.#deps.logger.warn({ ...where, code: 'BOT_ERR_ATTACHMENT_TOO_MANY', files: files.length, taken: MAX_INBOUND_FILES_PER_MESSAGE }, `an inbound message has more files than the host takes in; its workflow sees the last ${left} without urls`);
+      }
     } catch (error) {
       // The call failed: one line for the message, not one per file.
       this.#deps.logger.warn({ ...where, ...codeOf(error) }, 'the channel could not say where the files of an inbound message are; its workflow sees them without urls');

@@ -27,6 +27,13 @@ export interface WebhookDeps {
 const PATHS = ['/api/webhook/:sourceRef', '/api/webhook/:sourceRef/:workflowId'];
 
 /**
+ * The outcomes a channel's answer to a POST may have. A runner writes its own answers, so a
+ * plugin can put anything there: any other value is a broken answer, never a metrics label
+ * (each new label value would be one more time series, kept for the host's lifetime).
+ */
+const WEBHOOK_OUTCOMES: ReadonlySet<unknown> = new Set(['accepted', 'rejected', 'invalid']);
+
+/**
  * The public webhook routes (DESIGN §7): GET → the channel's verifyWebhook; POST →
  * verifySignature and decode in the channel's sandbox (one task) → events committed to the
  * inbox → 200. Error bodies name a code and nothing internal.
@@ -57,6 +64,7 @@ async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
   let outcome = 'failed';
   try {
     const result = await callChannel(ctx, () => deps.channels.call(channel, (sandbox) => sandbox.receiveWebhook(request, plainSource)));
+    if (!WEBHOOK_OUTCOMES.has(result.outcome)) throw new AppError('BOT_ERR_INTERNAL', 'Channel call failed: BOT_ERR_PLUGIN_INVALID_RESULT');
     outcome = result.outcome;
     if (result.outcome === 'rejected') throw new AppError('BOT_ERR_WEBHOOK_SIGNATURE_REJECTED', 'Signature rejected');
     if (result.outcome === 'invalid') throw new AppError('BOT_ERR_WEBHOOK_PAYLOAD_REJECTED', 'Payload rejected');
@@ -97,9 +105,22 @@ function unavailable(cause?: unknown): AppError {
   return new AppError('BOT_ERR_WEBHOOK_CHANNEL_UNAVAILABLE', 'Channel unavailable; retry later', undefined, { cause });
 }
 
+/**
+ * Headers every webhook answer carries, set after the channel's so it cannot loosen them. The
+ * answer is for a platform, and it is served on the host's origin, the admin panel's (whose token
+ * is in that origin's localStorage): whatever a channel writes there (an HTML page, a script) is
+ * sandboxed with nothing allowed, so it runs no script and reads nothing of the origin, and it is
+ * never sniffed into another type.
+ */
+const WEBHOOK_ANSWER_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "default-src 'none'; sandbox",
+  'X-Content-Type-Options': 'nosniff',
+};
+
 /** Replays what the channel wrote onto the real response; 200 with a small JSON body by default. */
 function replay(ctx: Context, response: PlainWebhookResponse, defaultBody?: object): void {
   ctx.status = response.statusCode ?? 200;
   for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+  ctx.set(WEBHOOK_ANSWER_HEADERS);
   ctx.body = response.body ?? defaultBody ?? '';
 }
