@@ -41,6 +41,10 @@ export async function connectSource(deps: ConnectSourceDeps, id: string, baseUrl
   } catch (error) {
     throw connectFailure(error, row, keys);
   }
+  // Checked in the runner too, but a hostile runner writes its own answers.
+  if (!isConnectResult(result)) {
+    throw new AppError('BOT_ERR_SOURCE_CONNECT_FAILED', 'connect() must return { connected: boolean, message: string, instructions?: string }', { code: 'BOT_ERR_PLUGIN_INVALID_RESULT' });
+  }
   // A result's words are the plugin's too: a platform's refusal it passes on may quote the request
   // path, and Telegram's path holds the bot token.
   const mask = (text: string) => redactSecrets(text, row.settings, keys);
@@ -63,6 +67,11 @@ function connectFailure(error: unknown, row: SourceRow, keys: string[] | undefin
   // Our own validation message says what the answer lacked; any other message is the plugin's, unvetted.
   const message = code === 'BOT_ERR_PLUGIN_INVALID_RESULT' ? (error as Error).message : `The channel's connect step failed (${code})`;
   return new AppError('BOT_ERR_SOURCE_CONNECT_FAILED', message, { code });
+}
+
+function isConnectResult(value: unknown): value is ConnectResult {
+  const result = value as Partial<ConnectResult> | null;
+  return typeof result?.connected === 'boolean' && typeof result.message === 'string' && (result.instructions === undefined || typeof result.instructions === 'string');
 }
 
 /** The channel's secret settings; undefined (all of them) when its schema says nothing. */

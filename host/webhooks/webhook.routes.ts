@@ -117,10 +117,27 @@ const WEBHOOK_ANSWER_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-/** Replays what the channel wrote onto the real response; 200 with a small JSON body by default. */
+/**
+ * The headers of a channel's answer the host passes on: what a platform's handshake needs. The
+ * answer is served on the panel's origin, so a channel may not set cookies there, nor redirect
+ * browsers from it (Location), nor anything else a platform never reads.
+ */
+const CHANNEL_ANSWER_HEADERS: ReadonlySet<string> = new Set(['content-type', 'allow', 'retry-after', 'cache-control']);
+
+/**
+ * Replays what the channel wrote onto the real response; 200 with a small JSON body by default.
+ * A status that is not a success or an error (a redirect, an informational one) is a broken
+ * answer: no platform needs one, and a redirect would make the host's origin an open redirect.
+ */
 function replay(ctx: Context, response: PlainWebhookResponse, defaultBody?: object): void {
-  ctx.status = response.statusCode ?? 200;
-  for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+  const status = response.statusCode ?? 200;
+  if (!Number.isInteger(status) || status < 200 || (status >= 300 && status < 400) || status > 599) {
+    throw new AppError('BOT_ERR_INTERNAL', 'Channel call failed: BOT_ERR_PLUGIN_INVALID_RESULT');
+  }
+  ctx.status = status;
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (CHANNEL_ANSWER_HEADERS.has(name.toLowerCase())) ctx.set(name, value);
+  }
   ctx.set(WEBHOOK_ANSWER_HEADERS);
   ctx.body = response.body ?? defaultBody ?? '';
 }

@@ -42,3 +42,20 @@ test("a channel's webhook answer is never a page of the host's origin: sandboxed
     assert.equal(response.headers['x-content-type-options'], 'nosniff', method);
   }
 });
+
+test("a channel's answer cannot redirect browsers from the host's origin nor set its cookies", async (t) => {
+  const app = await createTestApp({ channels: { appRoot: HOSTILE_ROOT, sandbox: SANDBOX } });
+  t.after(() => app.close());
+  await app.services.channels.load();
+  const created = await app.request('POST', '/api/sources', { as: 'admin', body: { name: 'hostile', channel: 'hostile', settings: {} } });
+  assert.equal(created.status, 201, created.text);
+
+  const redirect = await app.request('GET', `/api/webhook/${created.body.ref}?redirect=${encodeURIComponent('https://evil.example/phish')}`);
+  assert.equal(redirect.status, 500, 'a redirect is not an answer a platform needs: it is a broken one');
+  assert.equal(redirect.headers.location, undefined);
+
+  const cookie = await app.request('GET', `/api/webhook/${created.body.ref}?cookie=${encodeURIComponent('session=stolen; Path=/')}`);
+  assert.equal(cookie.status, 200, cookie.text);
+  assert.equal(cookie.headers['set-cookie'], undefined, 'no cookie of the panel\'s origin');
+  assert.equal(cookie.headers['x-frame-options'], undefined, 'only the headers a handshake needs are passed on');
+});

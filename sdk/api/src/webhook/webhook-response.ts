@@ -1,6 +1,8 @@
 /**
  * An Express-style response a channel writes to in `verifyWebhook()` or `verifySignature()`;
- * the host replays it onto the real HTTP response.
+ * the host replays it onto the real HTTP response: a 2xx, 4xx or 5xx status (anything else is
+ * answered 500), the body, and of the headers only `content-type`, `allow`, `retry-after` and
+ * `cache-control` (no cookies, no redirects: the answer is served on the host's own origin).
  * @example res.status(200).set('content-type', 'text/plain').send(challenge);
  */
 export class WebhookResponse {
