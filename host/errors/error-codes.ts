@@ -60,6 +60,7 @@ export const ERROR_CODES = {
   BOT_ERR_SOURCE_CHANNEL_UNKNOWN: { status: 422, expose: true, description: 'No registered channel has this name.' },
   BOT_ERR_SOURCE_WORKFLOW_UNKNOWN: { status: 422, expose: true, description: "The source's default workflow names no workflow." },
   BOT_ERR_SOURCE_SETTINGS_INVALID: { status: 422, expose: true, description: "The settings do not match the channel's settings schema." },
+  BOT_ERR_SOURCE_SECRETS_REQUIRED: { status: 422, expose: true, description: 'The update moves an endpoint setting (`x-egress`) to another origin while keeping stored secrets it does not give again: the channel would send them there. Enter them again in the same update.' },
   BOT_ERR_SOURCE_CONNECT_UNSUPPORTED: { status: 409, expose: true, description: "The source's channel has no connect step (its description says `connectable: false`): set the webhook up on the platform by hand." },
   BOT_ERR_SOURCE_CONNECT_FAILED: { status: 502, expose: true, description: "The channel's connect step failed (the platform refused, or could not be reached); `details.code` is the channel's own code, and the message its words with the source's secrets masked." },
   BOT_ERR_SOURCE_CHANNEL_UNAVAILABLE: { status: 503, expose: true, description: "The source's channel is disabled, not registered, restarting or busy; try again later." },

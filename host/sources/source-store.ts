@@ -10,6 +10,7 @@ import { mergeSettingsPatch } from './merge-settings-patch.ts';
 import { keepStoredSecrets } from './secret-settings.ts';
 import type { ChannelSettingsSchemas, SourceRow } from './source.ts';
 import { validateSourceSettings } from './validate-source-settings.ts';
+import { checkSecretsOnEndpointMove } from './secrets-on-endpoint-move.ts';
 
 const SORT_SQL = { name: 'lower(name)', channel: 'channel', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 export const SOURCE_SORTS = Object.keys(SORT_SQL) as [keyof typeof SORT_SQL, ...(keyof typeof SORT_SQL)[]];
@@ -100,7 +101,8 @@ export class SourceStore {
 
   /**
    * Settings merge key by key over the stored ones (`null` returns a key to its default);
-   * secrets sent back masked, or left out, keep their stored values. The egress grants follow
+   * secrets sent back masked, or left out, keep their stored values, except when the patch moves
+   * an endpoint setting to another origin (checkSecretsOnEndpointMove). The egress grants follow
    * the settings the patch gives (egressGrantsOnPatch); a patch without settings keeps them.
    */
   async update(id: string, patch: SourcePatch, secretKeysOf: (channel: string) => string[]): Promise<SourceRow> {
@@ -118,6 +120,7 @@ export class SourceStore {
       // Masks are swapped for the stored secrets first, so that a secret sent as null is cleared.
       const merged = mergeSettingsPatch(current.settings, keepStoredSecrets(patch.settings, current.settings, secrets));
       const settings = validateSourceSettings(schema, merged);
+      checkSecretsOnEndpointMove(schema, current.settings, settings, patch.settings, secrets);
       changes.settings = JSON.stringify(settings);
       changes.egress_grants = JSON.stringify(egressGrantsOnPatch(schema, patch.settings, secrets, settings, current));
     }

@@ -150,6 +150,23 @@ describe('sources', () => {
     assert.equal(afterRotation.webhook_secret, 'secret-1', 'left out: kept');
   });
 
+  test('moving the API URL to another address needs the stored secrets given again: an editor cannot send them to their own server', async () => {
+    const created = await createSample({ api_url: 'https://platform.example/api', api_key: 'bot-token', webhook_secret: 'secret-1' });
+    const id = created.body.id;
+    const stolen = await t.request('PATCH', `/api/sources/${id}`, { as: 'editor', body: { settings: { ...created.body.settings, api_url: 'https://attacker.example/api' } } });
+    assert.equal(stolen.status, 422, stolen.text);
+    assert.equal(stolen.body.error.code, 'BOT_ERR_SOURCE_SECRETS_REQUIRED');
+    assert.deepEqual(stolen.body.error.details, { fields: ['settings.api_key', 'settings.webhook_secret'] });
+    assert.equal((await storedSettings(id)).api_url, 'https://platform.example/api', 'nothing was saved');
+
+    const samePlace = await t.request('PATCH', `/api/sources/${id}`, { as: 'editor', body: { settings: { api_url: 'https://platform.example/v2' } } });
+    assert.equal(samePlace.status, 200, 'another path on the same origin sends the secrets nowhere new');
+    const moved = await t.request('PATCH', `/api/sources/${id}`, { as: 'editor', body: { settings: { api_url: 'https://proxy.example/api', api_key: 'bot-token', webhook_secret: null } } });
+    assert.equal(moved.status, 200, moved.text);
+    const saved = await storedSettings(id);
+    assert.deepEqual([saved.api_url, saved.api_key, saved.webhook_secret], ['https://proxy.example/api', 'bot-token', ''], 'null cleared the other secret');
+  });
+
   test('lists, reads, deactivates and deletes a source', async () => {
     const created = await createSample();
     const listed = await t.request('GET', `/api/sources?q=${encodeURIComponent(created.body.name)}`, { as: 'viewer' });
