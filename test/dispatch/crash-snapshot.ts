@@ -29,6 +29,7 @@ export interface ReplyRecord {
 }
 
 export async function readCrashSnapshot(db: Knex, eventIds: string[], repliesReceived: number): Promise<CrashSnapshot> {
+  await untilDeadSessionsSettle(db);
   const events: { event_id: string; status: string; attempts: number }[] = await db('inbound_events').whereIn('event_id', eventIds).select('event_id', 'status', 'attempts');
   const pending: { send_key: string; age_ms: string }[] = await db('outbound_messages')
     .where({ status: 'pending' })
@@ -63,5 +64,24 @@ export async function waitUntilFinished(db: Knex, eventIds: string[], timeoutMs:
     if (rows.length === eventIds.length && open === 0) return;
     if (Date.now() > deadline) assert.fail(`${open} of ${eventIds.length} events still open after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Waits until no other session of the database is running a statement or holding a transaction.
+ * A killed host's PostgreSQL sessions outlive it for a moment: one in the middle of a statement
+ * (a run's outcome being committed) finishes it before it notices its client is gone, so a
+ * reading taken at once could see an event `running` that is `done` an instant later.
+ */
+async function untilDeadSessionsSettle(db: Knex, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await db.raw<{ rows: { busy: string }[] }>(
+      `SELECT count(*) AS busy FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')`,
+    );
+    if (Number(rows[0]!.busy) === 0) return;
+    assert.ok(Date.now() < deadline, `sessions of the killed host still busy after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
