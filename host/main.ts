@@ -1,7 +1,7 @@
 /**
  * Starts the host: reads configuration, starts the embedded PostgreSQL when no DATABASE_URL is
- * given, migrates, serves HTTP, runs the TTL sweep, and shuts down in reverse order on SIGINT or
- * SIGTERM.
+ * given, migrates, serves HTTP, runs the TTL sweeps and the inbound file sweep, and shuts down in
+ * reverse order on SIGINT or SIGTERM.
  */
 import type { Server } from 'node:http';
 import type { Knex } from 'knex';
@@ -23,6 +23,7 @@ import { configureRunnerIdentities } from './channels/runner/runner-identity.ts'
 import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts';
 import { egressLimitsFrom } from './egress/egress-limits.ts';
 import { egressSelfFrom } from './egress/egress-self.ts';
+import { inboundFileLimitsFrom } from './attachments/inbound-file-limits.ts';
 import { createServices } from './services.ts';
 import { listen } from './http/listen.ts';
 import { Dispatcher } from './dispatch/dispatcher.ts';
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
       // Known once listening (PORT may be 0); links are only asked for after that.
       publicBaseUrl: () => config.BOT_PUBLIC_URL ?? `http://${config.HOST}:${listeningPort}`,
     },
+    inboundFiles: inboundFileLimitsFrom(config),
     webChat: { sessionSecret: secrets.webSessionSecret },
     // The port as it listens (PORT may be 0): plugins' fetch must not reach the host itself.
     egress: { limits: egressLimitsFrom(config), self: egressSelfFrom(config, () => listeningPort) },
@@ -151,6 +153,8 @@ async function main(): Promise<void> {
     const sweeper = startSweeper(db, config, logger, target);
     closers.unshift(() => sweeper.close());
   }
+  services.inboundFileSweeper.start();
+  closers.unshift(() => services.inboundFileSweeper.close());
 
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -16,6 +16,9 @@ import { ChannelStateStore } from './channels/channel-state-store.ts';
 import { ChannelSync } from './channels/channel-sync.ts';
 import { AttachmentService, attachmentOptionsWithDefaults, type AttachmentOptions } from './attachments/attachment-service.ts';
 import { InboundAttachmentIntake } from './attachments/inbound-attachment-intake.ts';
+import { inboundFileLimitsFrom, type InboundFileLimits } from './attachments/inbound-file-limits.ts';
+import { InboundFileQuota, inboundBytesIn } from './attachments/inbound-file-quota.ts';
+import { InboundFileSweeper } from './attachments/inbound-file-sweeper.ts';
 import { WorkflowStore } from './workflows/storage/workflow-store.ts';
 import { configSchema } from './config/config.schema.ts';
 import { MessageHistory } from './conversations/message-history.ts';
@@ -63,6 +66,10 @@ export interface Services {
   inbox: InboxStore;
   /** Attachment files, download tokens and the links plugins ask for. */
   attachments: AttachmentService;
+  /** Each source's room for the files subscribers send (BOT_INBOUND_FILES_MAX_MB_PER_SOURCE), as the intake uses it. */
+  inboundFileQuota: InboundFileQuota;
+  /** Deletes inbound files past BOT_INBOUND_FILES_RETENTION_DAYS; not running until `start()` (main starts it). */
+  inboundFileSweeper: InboundFileSweeper;
   /** Workflows and their versions, validated on every save. */
   workflows: WorkflowStore;
   /** Runs workflows (live runs from the dispatcher, test runs from the admin API). */
@@ -96,6 +103,8 @@ export interface ServiceOptions {
   channels?: Partial<Omit<ChannelRegistryOptions, 'logger' | 'hostServicesFor'>>;
   /** Attachment downloads; main passes all of it. The defaults (a temp folder, a random secret) suit tests only. */
   attachments?: Partial<AttachmentOptions>;
+  /** The quota and retention of the files subscribers send: main passes the configured ones; tests shorten them. */
+  inboundFiles?: Partial<InboundFileLimits>;
   workflows?: Partial<WorkflowServiceOptions>;
   /** Live chat session tokens; main passes the secret, tests take a random one. */
   webChat?: Partial<WebChatOptions>;
@@ -113,7 +122,7 @@ const NO_PACKAGE_STORE = '/nonexistent/bot-channel-packages';
 const HOST_ROOT = new URL('..', import.meta.url).pathname;
 
 
-export function createServices({ db, logger, now = () => new Date(), channels = {}, attachments = {}, workflows = {}, webChat: webChatOptions = {}, processMetrics = false, egress = {}, channelPackages: packageOptions }: ServiceOptions): Services {
+export function createServices({ db, logger, now = () => new Date(), channels = {}, attachments = {}, inboundFiles = {}, workflows = {}, webChat: webChatOptions = {}, processMetrics = false, egress = {}, channelPackages: packageOptions }: ServiceOptions): Services {
   const workflowOptions = { ...workflowDefaults(), ...workflows };
   const metrics = new HostMetrics(db, { processMetrics });
   const egressClient = new EgressClient({ limits: egressLimitsFrom(), ...egress });
@@ -160,6 +169,19 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
   const sourceCacheSync = new SourceCacheSync({ db, cache: sourceCache, instanceId: channelStates.instanceId, logger });
   const sources = new SourceStore(db, channelRegistry, now, sourceCacheSync);
   const attachmentService = new AttachmentService(sources, { now, ...attachmentOptionsWithDefaults(attachments) });
+  const inboundFileLimits = { ...inboundFileLimitsFrom(), ...inboundFiles };
+  const inboundFileQuota = new InboundFileQuota({
+    maxBytes: inboundFileLimits.maxBytesPerSource,
+    count: inboundBytesIn(attachmentService.store),
+  });
+  const inboundFileSweeper = new InboundFileSweeper({
+    store: attachmentService.store,
+    quota: inboundFileQuota,
+    retentionMs: inboundFileLimits.retentionMs,
+    intervalMs: inboundFileLimits.sweepIntervalMs,
+    now,
+    logger: logger.child({ component: 'attachments' }),
+  });
   const memoryDefinitions = new MemoryDefinitionStore(db, { now });
   const memoryRecords = new MemoryRecordStore(db, { now, logger });
   const workflowStore = new WorkflowStore(db, memoryDefinitions, { now });
@@ -180,6 +202,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
       locate: (channel, event, source) => channelRegistry.call(channel, (calls) => calls.messageAttachments(event, source)),
       fetch: (channel, request) => channelEgress.performFor(channel, request),
       store: attachmentService.store,
+      quota: inboundFileQuota,
       publicUrl: (channel, sourceId, name) => attachmentService.publicUrl(channel, sourceId, name),
       logger: logger.child({ component: 'attachments' }),
     }),
@@ -204,6 +227,8 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     sourceCacheSync,
     inbox: new InboxStore(db, now, { notify: true }),
     attachments: attachmentService,
+    inboundFileQuota,
+    inboundFileSweeper,
     workflows: workflowStore,
     runner,
     inboundEvents,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { isUuid } from '../db/fetch-sorted-page.ts';
@@ -11,6 +11,13 @@ import { checkAttachmentName, isAttachmentName } from './attachment-name.ts';
 export interface OpenedAttachment {
   size: number;
   stream: Readable;
+}
+
+/** A stored file as a listing sees it. */
+export interface StoredFile {
+  name: string;
+  size: number;
+  modifiedAt: Date;
 }
 
 /**
@@ -89,11 +96,63 @@ export class AttachmentStore {
     }
   }
 
-  #pathOf(sourceId: string, name: string): string {
+  /** The ids of the sources that have a folder here (only folders named by a UUID). */
+  async sources(): Promise<string[]> {
+    const entries = await readdir(this.#dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    return entries.filter((entry) => entry.isDirectory() && isUuid(entry.name)).map((entry) => entry.name);
+  }
+
+  /**
+   * The regular files of a source whose names `select` takes (every valid name by default), with
+   * their sizes and modification times; none when the source has no folder. Temporary files of
+   * writes in progress, symbolic links and anything else are left out, as is a file gone between
+   * the listing and its look.
+   */
+  async files(sourceId: string, select: (name: string) => boolean = () => true): Promise<StoredFile[]> {
+    const folder = this.#folderOf(sourceId);
+    let names: string[];
+    try {
+      names = await readdir(folder);
+    } catch (error) {
+      if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return [];
+      throw error;
+    }
+    const files: StoredFile[] = [];
+    for (const name of names) {
+      if (!isAttachmentName(name) || !select(name)) continue;
+      const stats = await lstat(path.join(folder, name)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (stats?.isFile()) files.push({ name, size: stats.size, modifiedAt: stats.mtime });
+    }
+    return files;
+  }
+
+  /** Deletes a stored file; false when there was none (another instance may have just deleted it). */
+  async remove(sourceId: string, name: string): Promise<boolean> {
+    try {
+      await unlink(this.#pathOf(sourceId, checkAttachmentName(name)));
+      return true;
+    } catch (error) {
+      if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return false;
+      throw error;
+    }
+  }
+
+  #folderOf(sourceId: string): string {
     if (!isUuid(sourceId)) throw new AppError('BOT_ERR_SOURCE_NOT_FOUND', 'No source has this id');
-    const file = path.join(this.#dir, sourceId, name);
+    return path.join(this.#dir, sourceId);
+  }
+
+  #pathOf(sourceId: string, name: string): string {
+    const folder = this.#folderOf(sourceId);
+    const file = path.join(folder, name);
     // Belt and braces: the checks above already make this impossible.
-    if (path.dirname(file) !== path.join(this.#dir, sourceId)) throw new AppError('BOT_ERR_ATTACHMENT_NAME_INVALID', 'The attachment name is not a plain file name');
+    if (path.dirname(file) !== folder) throw new AppError('BOT_ERR_ATTACHMENT_NAME_INVALID', 'The attachment name is not a plain file name');
     return file;
   }
 }

@@ -3,6 +3,7 @@ import { isAppError } from '../errors/app-error.ts';
 import type { AttachmentStore } from './attachment-store.ts';
 import { downloadInboundFile, type ChannelFetch } from './download-inbound-file.ts';
 import { inboundAttachmentName } from './inbound-attachment-name.ts';
+import type { InboundFileQuota } from './inbound-file-quota.ts';
 import { matchAttachmentRefs } from './match-attachment-refs.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface InboundAttachmentIntakeDeps {
   /** A request under the channel's egress rules and limits (ChannelEgress.performFor). */
   fetch: ChannelFetch;
   store: Pick<AttachmentStore, 'has' | 'save'>;
+  /** The source's room for inbound files (BOT_INBOUND_FILES_MAX_MB_PER_SOURCE). */
+  quota: Pick<InboundFileQuota, 'maxBytes' | 'isFull' | 'reserve' | 'written' | 'release'>;
   /** The host's signed download link of a stored file (AttachmentService.publicUrl). */
   publicUrl(channel: string, sourceId: string, name: string): Promise<string>;
   logger: { warn(fields: Record<string, unknown>, message: string): void };
@@ -39,7 +42,10 @@ export interface InboundAttachmentIntakeDeps {
  * platform's URL and headers are neither kept nor logged.
  *
  * Only the first MAX_INBOUND_FILES_PER_MESSAGE files are taken in; the others go on without a
- * `url` (logged once, BOT_ERR_ATTACHMENT_TOO_MANY).
+ * `url` (logged once, BOT_ERR_ATTACHMENT_TOO_MANY). A file that would take the source's inbound
+ * files past their quota (see InboundFileQuota) is not kept, and none is downloaded while they
+ * fill it: those attachments go on without a `url` too, logged once for the message
+ * (BOT_ERR_ATTACHMENT_QUOTA_EXCEEDED).
  *
  * A file that cannot be had (refused by egress, too large, too slow, an error status, the call
  * failing) never holds the message up: its attachment goes on without a `url`, and the failure is
@@ -67,8 +73,14 @@ export class InboundAttachmentIntake {
       const { channel, ...plainSource } = source;
       const refs = matchAttachmentRefs(files, await this.#deps.locate(channel, event, plainSource));
       attachments = [];
+      const overQuota: number[] = [];
       for (const [index, file] of files.entries()) {
-        attachments.push(index < MAX_INBOUND_FILES_PER_MESSAGE ? await this.#takeIn(file, refs[index], { inboundEventId, index, source }) : withoutUrl(file, refs[index]));
+        attachments.push(index < MAX_INBOUND_FILES_PER_MESSAGE ? await this.#takeIn(file, refs[index], { inboundEventId, index, source, overQuota }) : withoutUrl(file, refs[index]));
+      }
+      if (overQuota.length > 0) {
+        // One line for the message, as for too many files: a full source gets files in a flood.
+        const maxBytes = this.#deps.quota.maxBytes;
+        this.#deps.logger.warn({ ...where, code: 'BOT_ERR_ATTACHMENT_QUOTA_EXCEEDED', attachments: overQuota, maxBytes }, `the source's inbound files are at their quota (BOT_INBOUND_FILES_MAX_MB_PER_SOURCE); its workflow sees ${overQuota.length} file(s) of an inbound message without urls`);
       }
       if (files.length > MAX_INBOUND_FILES_PER_MESSAGE) {
         // One line for all of them: a flood of files must not be a flood of log lines too.
@@ -84,7 +96,7 @@ export class InboundAttachmentIntake {
   }
 
   /** One file: stored and linked, or without a `url` (and logged) when it cannot be had. */
-  async #takeIn(file: InboundAttachment, ref: InboundAttachmentRef | undefined, at: { inboundEventId: string; index: number; source: IntakeSource }): Promise<InboundAttachment> {
+  async #takeIn(file: InboundAttachment, ref: InboundAttachmentRef | undefined, at: { inboundEventId: string; index: number; source: IntakeSource; overQuota: number[] }): Promise<InboundAttachment> {
     const described = withoutUrl(file, ref);
     const { channel, id: sourceId } = at.source;
     const where = { inboundEventId: at.inboundEventId, channel, sourceId, attachment: at.index };
@@ -94,8 +106,9 @@ export class InboundAttachmentIntake {
     }
     const name = inboundAttachmentName(at.inboundEventId, at.index, { names: [file.name, ref.name], url: ref.url, mimeTypes: [file.mimeType, ref.mimeType] });
     try {
-      if (!(await this.#deps.store.has(sourceId, name))) {
-        await this.#deps.store.save(sourceId, name, await downloadInboundFile(this.#deps.fetch, channel, sourceId, ref));
+      if (!(await this.#deps.store.has(sourceId, name)) && !(await this.#store(channel, sourceId, name, ref))) {
+        at.overQuota.push(at.index);
+        return described;
       }
       return { ...described, url: await this.#deps.publicUrl(channel, sourceId, name) };
     } catch (error) {
@@ -103,6 +116,23 @@ export class InboundAttachmentIntake {
       this.#deps.logger.warn({ ...where, origin: originOf(ref.url), ...codeOf(error) }, 'a file of an inbound message could not be fetched; its workflow sees it without a url');
       return described;
     }
+  }
+
+  /** Downloads and stores one file within the source's quota; false, keeping nothing, when the quota has no room for it. */
+  async #store(channel: string, sourceId: string, name: string, ref: InboundAttachmentRef): Promise<boolean> {
+    const { quota, store } = this.#deps;
+    // A full source costs no download: the bytes could only be thrown away.
+    if (await quota.isFull(sourceId)) return false;
+    const bytes = await downloadInboundFile(this.#deps.fetch, channel, sourceId, ref);
+    if (!(await quota.reserve(sourceId, bytes.byteLength))) return false;
+    try {
+      await store.save(sourceId, name, bytes);
+    } catch (error) {
+      quota.release(sourceId, bytes.byteLength);
+      throw error;
+    }
+    quota.written(sourceId, bytes.byteLength);
+    return true;
   }
 }
 

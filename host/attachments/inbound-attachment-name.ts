@@ -35,6 +35,19 @@ export function inboundAttachmentName(inboundEventId: string, index: number, hin
   return `${inboundEventId}-${index + 1}${extensionOf(hints)}`;
 }
 
+/** The names inboundAttachmentName makes: a lower-case UUID, `-`, a position from 1, and an optional extension. */
+const INBOUND_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-[1-9][0-9]*(\.[a-z0-9]{1,10})?$/;
+
+/**
+ * Whether a stored name is one the intake gives the files subscribers send: only these count
+ * toward a source's inbound quota and are deleted past the retention. Any other name in the store
+ * (a file an operator or a workflow put there for sending) is neither counted nor swept.
+ * @example isInboundAttachmentName(inboundAttachmentName(id, 0, hints)) // true; isInboundAttachmentName('invoice.pdf') // false
+ */
+export function isInboundAttachmentName(name: string): boolean {
+  return INBOUND_NAME.test(name);
+}
+
 function extensionOf({ names, url, mimeTypes }: InboundFileHints): string {
   for (const name of [...names, lastPathSegment(url)]) {
     const match = name === undefined ? null : EXTENSION.exec(name);

@@ -153,7 +153,13 @@ export const configSchema = z.object({
     .string()
     .default('./channel-packages')
     .describe('Where the host keeps the channel packages it installs (a copy of each is in the database too). Outside BOT_DATA_DIR, which only the host may enter: each runner reads its package as a user of its own.'),
-  BOT_MEMORY_SWEEP_INTERVAL_MS: positiveInt.default(60_000).describe('Time between TTL sweeps (expired memory; old live chat replies).'),
+  BOT_INBOUND_FILES_MAX_MB_PER_SOURCE: positiveInt
+    .default(1024)
+    .describe("Most the files subscribers send may take on disk per source, in MiB (under BOT_DATA_DIR/attachments/<sourceId>/); once a source's would go past it, the host downloads no more of them: they reach the workflow without a url (BOT_ERR_ATTACHMENT_QUOTA_EXCEEDED). Files put there for sending do not count."),
+  BOT_INBOUND_FILES_RETENTION_DAYS: positiveInt
+    .default(30)
+    .describe('Days the files subscribers send are kept; older ones are deleted by the sweep (every BOT_MEMORY_SWEEP_INTERVAL_MS), and their links answer 404. Files put there for sending stay.'),
+  BOT_MEMORY_SWEEP_INTERVAL_MS: positiveInt.default(60_000).describe('Time between sweeps (expired memory; old live chat replies; old inbound files).'),
   // Measured with `npm run bench -- memory` on 2 cores: the sweep must delete >= 150,000 rows/s, and
   // the fewer, larger batches with proportionally longer pauses cost writers the least at that rate.
   BOT_MEMORY_SWEEP_BATCH_SIZE: positiveInt.default(40_000).describe('Rows deleted per statement by a TTL sweep.'),

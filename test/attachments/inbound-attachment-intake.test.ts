@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { EgressRequest, InboundAttachment, InboundAttachmentRef, PlainInboundEvent } from '@bot-ai/api';
 import { inboundAttachmentName } from '../../host/attachments/inbound-attachment-name.ts';
 import { InboundAttachmentIntake, type InboundAttachmentIntakeDeps } from '../../host/attachments/inbound-attachment-intake.ts';
+import { InboundFileQuota } from '../../host/attachments/inbound-file-quota.ts';
 import { matchAttachmentRefs } from '../../host/attachments/match-attachment-refs.ts';
 
 // The intake's own rules, with stand-ins for the channel, the egress and the store; the whole
@@ -22,6 +23,7 @@ function intakeWith(overrides: Partial<InboundAttachmentIntakeDeps>): { intake: 
     locate: async () => [],
     fetch: async (_channel, request) => (fetched.push(request), { status: 200, statusText: 'OK', headers: [], body: new Uint8Array([1]), url: request.url, redirected: false }),
     store: { has: async () => false, save: async (_sourceId, name) => void saved.push(name) },
+    quota: new InboundFileQuota({ maxBytes: 1024 * 1024, count: async () => 0 }),
     publicUrl: async (_channel, _sourceId, name) => `https://host.test/${name}`,
     logger: { warn: () => {} },
     ...overrides,

@@ -1,166 +1,34 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { inject } from 'light-my-request';
-import pino from 'pino';
-import type { Dispatcher } from '../../host/dispatch/dispatcher.ts';
-import { expectCreated } from '../support/expect-created.ts';
-import { startDispatcher } from '../support/greeting-setup.ts';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/test-app.ts';
+import { PHOTO_API_KEY as API_KEY, PHOTO_URL_TOKEN as URL_TOKEN, startPhotoHost, type PhotoHost, type PhotoPlatform } from '../support/photo-platform.ts';
+import { TEST_PUBLIC_URL, type TestApp } from '../support/test-app.ts';
 
-// The whole way in: a webhook of the photo_probe fixture channel (in its sandbox) stores an
-// attachment message holding a platform file id; the dispatcher asks the channel where the file
-// is, downloads it under the channel's egress rules, and the workflow (which replies with
-// `$string($input.attachments)`) sees the host's own link. The platform is a local listener on the
-// source's x-egress origin.
-const APP_ROOT = fileURLToPath(new URL('../fixtures/plugin-roots/inbound-files', import.meta.url));
-const SANDBOX = { callTimeoutMs: 5_000, maxHeapMb: 96, maxThreads: 1, maxQueue: 100, idleTimeoutMs: 10_000 };
+// The whole way in (see test/support/photo-platform.ts): a webhook of the photo_probe fixture
+// channel stores an attachment message holding a platform file id; the dispatcher asks the channel
+// where the file is, downloads it under the channel's egress rules, and the workflow (which replies
+// with `$string($input.attachments)`) sees the host's own link.
 const MAX_RESPONSE_BYTES = 64 * 1024;
-const API_KEY = 'platform-api-key-7f3a';
-/** In every download URL's query, as Telegram puts its bot token in the path: never stored or logged. */
-const URL_TOKEN = 'url-token-19c2';
-const ECHO_ATTACHMENTS = `description: Replies with the attachments it sees
-defs:
-  echo:
-    kind: task
-    action: send_text_message
-    inputs:
-      text: '=$string($input.attachments)'
-flow:
-  - do: echo
-`;
 
-interface Reply {
-  to: string;
-  text: string;
-}
-
-/** The platform: `getFile` answers where each file id is, `/files/*` serves the files (bearer token only), `/messages` takes replies. */
-class Platform {
-  readonly replies: Reply[] = [];
-  /** Where `getFile` says each file id is. */
-  readonly located = new Map<string, string>();
-  /** The bytes at each `/files/<name>`; a missing name answers 404. */
-  readonly files = new Map<string, Buffer>();
-  readonly fileRequests: { url: string; authorization: string | undefined }[] = [];
-  #waiters: (() => void)[] = [];
-
-  private constructor(private readonly server: ReturnType<typeof createServer>) {}
-
-  static async start(): Promise<Platform> {
-    const server = createServer();
-    const platform = new Platform(server);
-    server.on('request', (request, response) => void platform.#handle(request, response));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return platform;
-  }
-
-  get origin(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async replyTo(sender: string): Promise<Reply> {
-    for (;;) {
-      const reply = this.replies.find((candidate) => candidate.to === sender);
-      if (reply) return reply;
-      await new Promise<void>((resolve) => this.#waiters.push(resolve));
-    }
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const url = new URL(request.url ?? '/', this.origin);
-    if (url.pathname === '/getFile') {
-      const location = this.located.get(url.searchParams.get('file_id') ?? '');
-      response.writeHead(location ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(location ? { url: location } : { error: 'no such file' }));
-    } else if (url.pathname.startsWith('/files/')) {
-      this.fileRequests.push({ url: request.url ?? '', authorization: request.headers.authorization });
-      const bytes = this.files.get(url.pathname.slice('/files/'.length));
-      if (request.headers.authorization !== `Bearer ${API_KEY}` || url.searchParams.get('token') !== URL_TOKEN) response.writeHead(401).end();
-      else if (!bytes) response.writeHead(404).end();
-      else response.writeHead(200, { 'content-type': 'image/jpeg' }).end(bytes);
-    } else if (url.pathname === '/messages') {
-      this.replies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Reply);
-      for (const wake of this.#waiters.splice(0)) wake();
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    } else {
-      response.writeHead(404).end();
-    }
-  }
-}
-
-const logLines: string[] = [];
+let host: PhotoHost;
 let app: TestApp;
-let platform: Platform;
-let dispatcher: Dispatcher;
+let platform: PhotoPlatform;
 let source: { id: string; ref: string };
+let logLines: string[];
 
 before(async () => {
-  platform = await Platform.start();
-  const logger = pino({ level: 'debug' }, new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString('utf8')), done()) }));
-  app = await createTestApp({
-    channels: { appRoot: APP_ROOT, sandbox: SANDBOX },
-    egress: { limits: { timeoutMs: 5_000, maxRequestBytes: 1_024, maxResponseBytes: MAX_RESPONSE_BYTES, maxRedirects: 3 } },
-    logger,
-  });
-  await app.services.channels.load();
-  dispatcher = await startDispatcher(app);
-  const workflow = await expectCreated(app, '/api/workflows', { name: 'Echo attachments', yaml: ECHO_ATTACHMENTS });
-  source = (await expectCreated(app, '/api/sources', {
-    name: 'Photo platform',
-    channel: 'photo_probe',
-    settings: { api_url: platform.origin, api_key: API_KEY },
-    defaultWorkflowId: workflow.id,
-  })) as { id: string; ref: string };
+  host = await startPhotoHost({ maxResponseBytes: MAX_RESPONSE_BYTES });
+  ({ app, platform, source, logLines } = host);
 });
 
-after(async () => {
-  await dispatcher?.stop();
-  await app?.close();
-  await platform?.close();
-});
+after(() => host?.close());
 
-/** Posts one photo message from `sender`; returns the attachments its workflow saw, once its event is recorded done. */
-async function photoFrom(sender: string, fileId: string): Promise<Record<string, unknown>[]> {
-  const response = await app.request('POST', `/api/webhook/${source.ref}`, { body: { id: `evt-${sender}`, from: sender, photo: fileId, caption: 'look' } });
-  assert.equal(response.status, 200, response.text);
-  const reply = await platform.replyTo(sender);
-  await settled(`evt-${sender}`);
-  return JSON.parse(reply.text) as Record<string, unknown>[];
-}
-
-/** Waits until the event has left `queued`/`running`: its outcome is recorded just after the reply went out. */
-async function settled(eventId: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { status } = await app.database.db('inbound_events').where({ event_id: eventId }).first('status');
-    if (status !== 'queued' && status !== 'running') return;
-    assert.ok(Date.now() < deadline, `event ${eventId} still ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** The attachment intake's log lines about the event of `sender`. */
-async function intakeLogsOf(sender: string): Promise<Record<string, unknown>[]> {
-  const { id } = await app.database.db('inbound_events').where({ event_id: `evt-${sender}` }).first('id');
-  return logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.component === 'attachments' && line.inboundEventId === id);
-}
-
-async function storedFiles(): Promise<string[]> {
-  return readdir(path.join(app.attachmentsDir, source.id)).catch(() => []);
-}
+const photoFrom = (sender: string, fileId: string) => host.photoFrom(sender, fileId);
+const intakeLogsOf = (sender: string) => host.intakeLogsOf(sender);
+const storedFiles = () => host.storedFiles();
 
 test('a photo reaches the workflow as a link of the host that serves the same bytes; the platform URL and token are kept nowhere', async () => {
   const bytes = randomBytes(20_000);

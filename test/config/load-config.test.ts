@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { inboundFileLimitsFrom } from '../../host/attachments/inbound-file-limits.ts';
 import { ConfigError, loadConfig } from '../../host/config/load-config.ts';
 
 const SECRET = 'x'.repeat(32);
@@ -43,6 +44,13 @@ describe('loadConfig', () => {
 
   test('refuses short secrets', () => {
     assert.throws(() => loadConfig({ BOT_AUTH_SECRET: 'changeme' }, '/'), /BOT_AUTH_SECRET: must be at least 32 characters/);
+  });
+
+  test('reads the quota and retention of inbound files in MiB and days', () => {
+    assert.deepEqual(inboundFileLimitsFrom(loadConfig({}, '/')), { maxBytesPerSource: 1024 * 1024 * 1024, retentionMs: 30 * 24 * 60 * 60_000, sweepIntervalMs: 60_000 });
+    const config = loadConfig({ BOT_INBOUND_FILES_MAX_MB_PER_SOURCE: '5', BOT_INBOUND_FILES_RETENTION_DAYS: '7', BOT_MEMORY_SWEEP_INTERVAL_MS: '1000' }, '/');
+    assert.deepEqual(inboundFileLimitsFrom(config), { maxBytesPerSource: 5 * 1024 * 1024, retentionMs: 7 * 24 * 60 * 60_000, sweepIntervalMs: 1_000 });
+    assert.throws(() => loadConfig({ BOT_INBOUND_FILES_MAX_MB_PER_SOURCE: '0', BOT_INBOUND_FILES_RETENTION_DAYS: '1.5' }, '/'), /BOT_INBOUND_FILES_MAX_MB_PER_SOURCE[\s\S]*BOT_INBOUND_FILES_RETENTION_DAYS/);
   });
 
   test('reads boolean flags', () => {

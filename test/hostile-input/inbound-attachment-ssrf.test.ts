@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import type { InboundAttachment, InboundAttachmentRef, PlainInboundEvent } from '@bot-ai/api';
 import { InboundAttachmentIntake } from '../../host/attachments/inbound-attachment-intake.ts';
+import { InboundFileQuota } from '../../host/attachments/inbound-file-quota.ts';
 import { ChannelEgress } from '../../host/egress/channel-egress.ts';
 import { resolverFor, startClient, startListener, type Listener } from '../egress/egress-fixtures.ts';
 
@@ -42,6 +43,7 @@ async function takeIn(t: TestContext, ref: InboundAttachmentRef, setup: { platfo
     locate: async () => [ref],
     fetch: (channel, request) => egress.performFor(channel, request),
     store: { has: async () => false, save: async () => void (saved += 1) },
+    quota: new InboundFileQuota({ maxBytes: 1024 * 1024, count: async () => 0 }),
     publicUrl: async (_channel, _sourceId, name) => `https://host.test/${name}`,
     logger: { warn: (fields) => void warnings.push(fields) },
   });

@@ -55,6 +55,8 @@ export async function createTestApp(
     maxBodyBytes?: number;
     channels?: ServiceOptions['channels'];
     attachments?: ServiceOptions['attachments'];
+    /** The quota and retention of the files subscribers send (the sweeper is not started). */
+    inboundFiles?: ServiceOptions['inboundFiles'];
     workflows?: ServiceOptions['workflows'];
     /** Plugins' egress: limits, and a resolver pointing names at local listeners. */
     egress?: ServiceOptions['egress'];
@@ -76,6 +78,7 @@ export async function createTestApp(
     now: clock.now,
     ...(options.channels ? { channels: options.channels } : {}),
     ...(options.workflows ? { workflows: options.workflows } : {}),
+    ...(options.inboundFiles ? { inboundFiles: options.inboundFiles } : {}),
     ...(options.egress ? { egress: options.egress } : {}),
     ...(options.channelPackages ? { channelPackages: options.channelPackages } : {}),
     attachments: { dir: attachmentsDir, secret: TEST_DOWNLOAD_SECRET, publicBaseUrl: TEST_PUBLIC_URL, ...options.attachments },
@@ -112,6 +115,7 @@ export async function createTestApp(
       return { status: response.statusCode, headers: response.headers, body: parsed, text: response.payload };
     },
     async close() {
+      await services.inboundFileSweeper.close();
       await services.channelSync.close();
       await services.channels.close();
       await services.egress.close();
