@@ -49,18 +49,27 @@ export async function completionLabels(page: Page): Promise<string[]> {
 }
 
 /**
- * Types `typed` and accepts the completion `label` with Enter, once the list has caught up with
- * the typing and selects it (Enter before that would be a new line).
+ * Types `typed` and accepts the completion `label` as an author picks one: the list opens with
+ * nothing selected (Enter there is a new line), so the arrow keys move to `label`, then Enter.
  */
 export async function typeAndComplete(page: Page, typed: string, label: string): Promise<void> {
   await page.keyboard.type(typed);
-  const selected = page.locator('.cm-tooltip-autocomplete li[aria-selected] .cm-completionLabel');
   const deadline = Date.now() + 5_000;
-  while ((await selected.textContent({ timeout: 5_000 }).catch(() => null)) !== label) {
-    if (Date.now() > deadline) throw new Error(`"${label}" is not the selected completion; the editor shows ${JSON.stringify(await editorText(page))}`);
+  let labels = await completionLabels(page);
+  while (!labels.includes(label)) {
+    if (Date.now() > deadline) throw new Error(`"${label}" is not offered (${labels.join(', ')}); the editor shows ${JSON.stringify(await editorText(page))}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+    labels = await completionLabels(page);
   }
-  // CodeMirror ignores Enter for its interaction delay (75 ms) after the list opens.
+  // CodeMirror ignores the arrow keys and Enter for its interaction delay (75 ms) after the list opens.
   await new Promise((resolve) => setTimeout(resolve, 100));
-  await page.keyboard.press('Enter');
+  const selected = page.locator('.cm-tooltip-autocomplete li[aria-selected] .cm-completionLabel');
+  for (let presses = 0; presses <= labels.length; presses++) {
+    await page.keyboard.press('ArrowDown');
+    if ((await selected.textContent({ timeout: 1_000 }).catch(() => null)) === label) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+  }
+  throw new Error(`the arrow keys never selected "${label}"; the editor shows ${JSON.stringify(await editorText(page))}`);
 }

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { createBrowserRouter, createRoutesFromElements, Navigate, Outlet, Route } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
 import { RequireSession } from './auth/require-session.tsx';
 import { SessionProvider } from './auth/session-context.tsx';
 import { AppLayout } from './layout/app-layout.tsx';
@@ -19,44 +20,54 @@ import { SkippedEventsPage } from './pages/runs/skipped-events-page.tsx';
 // The settings form (rjsf + ajv) is most of the bundle: loaded when a source is opened.
 const SourceFormPage = lazy(() => import('./pages/sources/source-form-page.tsx').then((module) => ({ default: module.SourceFormPage })));
 
-/** The panel's routes: the sign-in page, and every other page behind a session. */
+/**
+ * The panel's routes: the sign-in page, and every other page behind a session. A data router
+ * (not `<BrowserRouter>`), so a page can hold navigation back while it has unsaved edits
+ * (`useBlocker`, see use-unsaved-changes.ts).
+ */
+const router = createBrowserRouter(
+  createRoutesFromElements(
+    <Route
+      element={
+        <SessionProvider>
+          <Outlet />
+        </SessionProvider>
+      }
+    >
+      <Route path="/sign-in" element={<SignInPage />} />
+      <Route
+        element={
+          <RequireSession>
+            <AppLayout />
+          </RequireSession>
+        }
+      >
+        <Route index element={<Navigate to="/workflows" replace />} />
+        <Route path="workflows/memory" element={<MemoryListPage />} />
+        <Route path="workflows/memory/:id" element={<MemoryFormPage />} />
+        <Route path="workflows" element={<WorkflowsPage />} />
+        <Route path="workflows/:id" element={<WorkflowEditorPage />} />
+        <Route path="channels" element={<ChannelsPage />} />
+        <Route path="channels/packages" element={<ChannelPackagesPage />} />
+        <Route path="sources" element={<SourcesPage />} />
+        <Route
+          path="sources/:id"
+          element={
+            <Suspense fallback={<p className="loading">Loading…</p>}>
+              <SourceFormPage />
+            </Suspense>
+          }
+        />
+        <Route path="runs" element={<RunsPage />} />
+        <Route path="runs/:id" element={<RunDetailPage />} />
+        <Route path="dead-letters" element={<DeadLettersPage />} />
+        <Route path="skipped-events/:sourceId?" element={<SkippedEventsPage />} />
+        <Route path="*" element={<p className="empty">No page here.</p>} />
+      </Route>
+    </Route>,
+  ),
+);
+
 export function App() {
-  return (
-    <BrowserRouter>
-      <SessionProvider>
-        <Routes>
-          <Route path="/sign-in" element={<SignInPage />} />
-          <Route
-            element={
-              <RequireSession>
-                <AppLayout />
-              </RequireSession>
-            }
-          >
-            <Route index element={<Navigate to="/workflows" replace />} />
-            <Route path="workflows/memory" element={<MemoryListPage />} />
-            <Route path="workflows/memory/:id" element={<MemoryFormPage />} />
-            <Route path="workflows" element={<WorkflowsPage />} />
-            <Route path="workflows/:id" element={<WorkflowEditorPage />} />
-            <Route path="channels" element={<ChannelsPage />} />
-            <Route path="channels/packages" element={<ChannelPackagesPage />} />
-            <Route path="sources" element={<SourcesPage />} />
-            <Route
-              path="sources/:id"
-              element={
-                <Suspense fallback={<p className="loading">Loading…</p>}>
-                  <SourceFormPage />
-                </Suspense>
-              }
-            />
-            <Route path="runs" element={<RunsPage />} />
-            <Route path="runs/:id" element={<RunDetailPage />} />
-            <Route path="dead-letters" element={<DeadLettersPage />} />
-            <Route path="skipped-events/:sourceId?" element={<SkippedEventsPage />} />
-            <Route path="*" element={<p className="empty">No page here.</p>} />
-          </Route>
-        </Routes>
-      </SessionProvider>
-    </BrowserRouter>
-  );
+  return <RouterProvider router={router} />;
 }

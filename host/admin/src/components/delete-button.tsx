@@ -8,18 +8,20 @@ import { ConfirmDialog } from './confirm-dialog.tsx';
 
 /**
  * A Delete button, enabled by `permission`, that asks `title` (explained by `children`), then
- * deletes `path` and goes to `after`; a failure is shown in the dialog.
+ * deletes `path` and goes to `after` (calling `onDeleted` first); a failure is shown in the dialog.
  */
 export function DeleteButton({
   path,
   permission,
   after,
+  onDeleted,
   title,
   children,
 }: {
   path: string;
   permission: Permission;
   after: string;
+  onDeleted?: () => void;
   title: string;
   children: ReactNode;
 }) {
@@ -30,6 +32,7 @@ export function DeleteButton({
   const remove = async () => {
     try {
       await api.delete(path);
+      onDeleted?.();
       navigate(after);
     } catch (failure) {
       setError(errorMessage(failure));

@@ -9,6 +9,8 @@ import { DeleteWorkflowButton } from './delete-workflow-button.tsx';
 import './editor/workflow-editor.css';
 import { NEW_WORKFLOW_YAML } from './new-workflow-yaml.ts';
 import { TestRunPanel } from './test-run-panel.tsx';
+import { useSaveShortcut, useUnsavedChanges } from './use-unsaved-changes.ts';
+import { useWorkflowDraft } from './use-workflow-draft.ts';
 import { useWorkflowValidation } from './use-workflow-validation.ts';
 import { VersionsList } from './versions-list.tsx';
 import { YamlEditor } from './yaml-editor.tsx';
@@ -19,13 +21,16 @@ const FlowView = lazy(() => import('./flow/flow-view.tsx').then((module) => ({ d
 /**
  * Edits a workflow's name and YAML beside the drawn flow; each save is a new version. Problems
  * show in the editor's gutter; the step that failed the last test run is marked in the flow
- * until the YAML changes.
+ * until the YAML changes. Ctrl-S (Cmd-S) saves like the Save button; leaving with unsaved edits
+ * asks first; unsaved edits are kept as a local draft, offered back on the next visit.
  */
 export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onSaved?: () => void }) {
   const navigate = useNavigate();
   const { can } = useSession();
   const [name, setName] = useState(workflow?.name ?? '');
   const [yaml, setYaml] = useState(workflow?.yaml ?? NEW_WORKFLOW_YAML);
+  // What the last save (or the load) holds: an edit away from it is unsaved.
+  const [savedAs, setSavedAs] = useState(() => ({ name, yaml }));
   const [failing, setFailing] = useState<{ yaml: string; position: number | undefined }>();
   const [saveProblems, setSaveProblems] = useState<{ yaml: string; problems: WorkflowProblem[] }>();
   const [errors, setErrors] = useState<{ name?: string; form?: string }>({});
@@ -36,14 +41,25 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
   const problems = liveProblems ?? (saveProblems?.yaml === yaml ? saveProblems.problems : []);
   // The mark belongs to the YAML that was run: an edit clears it.
   const failingPosition = failing?.yaml === yaml ? failing.position : undefined;
+  const dirty = allowed && (name !== savedAs.name || yaml !== savedAs.yaml);
+  const release = useUnsavedChanges(dirty);
+  const [loaded] = useState(savedAs);
+  const draft = useWorkflowDraft(workflow?.id ?? 'new', loaded, { name, yaml }, dirty);
+  const leaveSaved = () => {
+    release();
+    draft.clear();
+  };
 
   const save = async () => {
+    if (!allowed || saving) return;
     setSaving(true);
     setErrors({});
     setNotice(undefined);
     try {
       const saved = workflow ? await api.put<Workflow>(`/api/workflows/${workflow.id}`, { name, yaml }) : await api.post<Workflow>('/api/workflows', { name, yaml });
       // Saved as the new current version: show it (an edit of an older version leaves ?version).
+      setSavedAs({ name, yaml });
+      leaveSaved();
       navigate(`/workflows/${saved.id}`, { replace: true });
       onSaved?.();
     } catch (failure) {
@@ -56,6 +72,7 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
       setSaving(false);
     }
   };
+  useSaveShortcut(() => void save());
 
   return (
     <section>
@@ -63,6 +80,24 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
       {workflow && workflow.version !== workflow.currentVersion && (
         <p className="notice">
           Viewing version {workflow.version}; saving makes it version {workflow.currentVersion + 1}. <Link to={`/workflows/${workflow.id}`}>Current version</Link>
+        </p>
+      )}
+      {draft.offered && allowed && (
+        <p className="notice" role="region" aria-label="Unsaved draft">
+          This workflow has an unsaved draft from {new Date(draft.offered.savedAt).toLocaleString()}.{' '}
+          <button
+            type="button"
+            onClick={() => {
+              setName(draft.offered!.name);
+              setYaml(draft.offered!.yaml);
+              draft.restored();
+            }}
+          >
+            Restore draft
+          </button>{' '}
+          <button type="button" onClick={draft.discard}>
+            Discard draft
+          </button>
         </p>
       )}
       <div className="form workflow-form">
@@ -83,8 +118,13 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
           <button type="button" className="primary" disabled={!allowed || saving} onClick={save}>
             {saving ? 'Saving…' : 'Save'}
           </button>
+          {dirty && (
+            <span className="unsaved-changes" role="status">
+              Unsaved changes
+            </span>
+          )}
           <Link to="/workflows">Back to workflows</Link>
-          {workflow && <DeleteWorkflowButton workflow={workflow} />}
+          {workflow && <DeleteWorkflowButton workflow={workflow} onDeleted={leaveSaved} />}
         </p>
       </div>
       {workflow && (

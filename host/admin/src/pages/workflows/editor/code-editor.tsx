@@ -76,7 +76,7 @@ export function CodeEditor({ value, onChange, problems, readOnly = false }: Code
   return (
     <div className="code-editor">
       <p id={helpId} className="code-editor-help">
-        Ctrl-Space completes, Tab indents; to leave the editor press Escape, then Tab. Ctrl-F searches, F8 goes to the next problem.
+        Ctrl-Space completes: the arrow keys then Enter, or Tab, take an item. Tab indents; to leave the editor press Escape, then Tab. Ctrl-F searches, F8 goes to the next problem, Ctrl-S saves.
       </p>
       <div ref={parent} className="code-editor-view" />
       <ProblemList problems={problems} onSelect={goTo} />

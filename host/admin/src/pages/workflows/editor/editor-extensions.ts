@@ -12,6 +12,7 @@ import { memoryDefinitionsField } from './memory-definitions.ts';
 import { nameListCompletion } from './name-list-completion.ts';
 import { schemaCompletion } from './schema-completion.ts';
 import { schemaHover } from './schema-hover.ts';
+import { acceptCompletionOnTab } from './completion-keys.ts';
 import { insertYamlNewline } from './yaml-enter.ts';
 
 /** Switches the editor between editable and read-only without rebuilding it. */
@@ -26,7 +27,9 @@ export function readOnlyExtension(readOnly: boolean): Extension {
  * The workflow editor: YAML with highlighting, two-space indentation (Tab indents; Escape then
  * Tab leaves the editor), folding, search, history, the lint gutter for the server's problems,
  * schema-driven completion and hover, def names in the lists that name defs, and JSONata
- * expressions marked and completed.
+ * expressions marked and completed. The completion list opens with nothing selected: Enter
+ * always starts a new line unless the author picked an item with the arrow keys (or clicks one);
+ * Tab takes the picked item, or the first.
  */
 export function editorExtensions(options: { label: string; describedBy: string; readOnly: boolean; onChange: (text: string) => void }): Extension {
   return [
@@ -47,10 +50,10 @@ export function editorExtensions(options: { label: string; describedBy: string; 
     EditorView.lineWrapping,
     yaml(),
     memoryDefinitionsField,
-    autocompletion({ override: [schemaCompletion, nameListCompletion, jsonataCompletion], icons: false }),
+    autocompletion({ override: [schemaCompletion, nameListCompletion, jsonataCompletion], icons: false, selectOnOpen: false }),
     schemaHover,
     jsonataMarks,
-    keymap.of([...completionKeymap, { key: 'Enter', run: insertYamlNewline }, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, ...defaultKeymap, indentWithTab]),
+    keymap.of([...completionKeymap, { key: 'Tab', run: acceptCompletionOnTab }, { key: 'Enter', run: insertYamlNewline }, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, ...defaultKeymap, indentWithTab]),
     readOnlyCompartment.of(readOnlyExtension(options.readOnly)),
     EditorView.contentAttributes.of({ 'aria-label': options.label, 'aria-describedby': options.describedBy }),
     EditorView.updateListener.of((update) => {
