@@ -107,6 +107,7 @@ export const ERROR_CODES = {
   BOT_ERR_INBOUND_EVENT_NOT_FOUND: { status: 404, expose: true, description: 'No inbound event has this id.' },
   BOT_ERR_INBOUND_EVENT_NOT_RETRYABLE: { status: 409, expose: true, description: 'Only failed (dead-letter) or skipped inbound events can be retried.' },
   BOT_ERR_RUN_NOT_FOUND: { status: 404, expose: true, description: 'No workflow run has this id.' },
+  BOT_ERR_RUN_DRAFT_WITH_VERSION: { status: 422, expose: true, description: 'A test run was given both `yaml` (an unsaved draft) and `version`: it runs one or the other.' },
   BOT_ERR_SUBSCRIBER_NOT_FOUND: { status: 404, expose: true, description: 'No subscriber has this id.' },
   BOT_ERR_INBOUND_EVENT_BUSY: { status: 409, expose: true, description: "The inbound event could not enter its conversation (its new subscriber was deleted meanwhile); it is tried again later." },
   BOT_ERR_INBOUND_EVENT_ABANDONED: { status: 500, expose: false, description: 'The host running the last attempt of the inbound event stopped; the event is kept as a dead letter.' },

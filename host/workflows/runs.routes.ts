@@ -9,7 +9,7 @@ import { conversationMessageSchema, subscriberNames, threadConversation } from '
 import type { RunOutbox } from './runtime/action.ts';
 import type { WorkflowRunner } from './runtime/workflow-runner.ts';
 import type { WorkflowStore } from './storage/workflow-store.ts';
-import { MAX_WORKFLOW_VERSION } from './workflows.routes.ts';
+import { MAX_WORKFLOW_VERSION, workflowYaml } from './workflows.routes.ts';
 
 const TAG = 'runs';
 
@@ -38,6 +38,7 @@ const runSchema = z.object({
   workflowId: z.string(),
   workflowVersion: z.number().int(),
   mode: z.enum(['live', 'test']),
+  draft: z.boolean().describe('A test run of an unsaved draft: `workflowVersion` is then the version it was edited from, not what ran'),
   ownerId: z.string(),
   subscriberName: z.string().nullable().describe("The owning subscriber's name for a live run; null for a test run, or a subscriber erased or unnamed"),
   sourceId: z.string().nullable(),
@@ -67,6 +68,9 @@ const testRunBody = z
       .optional()
       .describe("Names the test memory owner `test:<ownerId>` (default: the caller's token subject); never a real subscriber"),
     version: z.number().int().positive().max(MAX_WORKFLOW_VERSION).optional().describe('Default: the current version'),
+    yaml: workflowYaml
+      .optional()
+      .describe('An unsaved draft to run instead of a saved version: validated exactly as a save (422 BOT_ERR_WORKFLOW_INVALID), saved nowhere; not with `version`'),
   })
   .strict();
 
@@ -74,6 +78,7 @@ interface RunRow {
   id: string;
   workflow_id: string;
   workflow_version: number;
+  draft: boolean;
   mode: 'live' | 'test';
   owner_id: string;
   source_id: string | null;
@@ -97,11 +102,18 @@ export function runRoutes({ db, workflows, runner }: RunRouteDeps): RouteDefinit
   return [
     defineRoute({
       method: 'POST', path: '/api/workflows/:id/runs', operationId: 'testRunWorkflow', tag: TAG, permission: 'run:create',
-      summary: "Run a workflow on a sample input: each step's output and the messages it would send (sent to nobody)",
+      summary:
+        "Run a workflow on a sample input: each step's output and the messages it would send (sent to nobody). " +
+        'Runs a saved version (`version`, default the current one), or with `yaml` an unsaved draft, validated as a save would and saved nowhere',
       params: z.object({ id: z.string() }), body: testRunBody, errors: [404],
       success: { status: 200, description: 'The finished test run', schema: testRunSchema },
       async handle({ params, body, principal }) {
-        const version = await workflows.getVersion(params.id, body.version);
+        if (body.yaml !== undefined && body.version !== undefined) {
+          throw new AppError('BOT_ERR_RUN_DRAFT_WITH_VERSION', 'Give either `yaml` (an unsaved draft) or `version`, not both', { fields: ['yaml', 'version'] });
+        }
+        // A draft run records the current version, the one the draft was edited from (the column
+        // is NOT NULL), and `draft: true`, which says that version is not what ran.
+        const version = body.yaml === undefined ? await workflows.getVersion(params.id, body.version) : await workflows.draftVersion(params.id, body.yaml);
         const messages: StdOutgoingMessageEnvelope[] = [];
         const collecting: RunOutbox = { send: async (envelope) => (messages.push(envelope), { mid: undefined }), takeSentReplies: () => [] };
         const transcript: { role: 'user' | 'assistant'; text: string }[] = body.input.text ? [{ role: 'user', text: body.input.text }] : [];
@@ -113,6 +125,7 @@ export function runRoutes({ db, workflows, runner }: RunRouteDeps): RouteDefinit
           // subscriber's memory (that takes memory_record permissions).
           ownerId: `test:${body.ownerId ?? principal?.sub ?? 'admin'}`,
           mode: 'test',
+          draft: body.yaml !== undefined,
           input: { message_type: body.input.message_type ?? 'text', ...body.input },
           outboxFor: () => collecting,
           // A test run has no thread: its history is the sample message and what the run says.
@@ -181,6 +194,7 @@ function toView(row: RunRow, subscriberName: string | undefined): z.input<typeof
     id: row.id,
     workflowId: row.workflow_id,
     workflowVersion: row.workflow_version,
+    draft: row.draft,
     mode: row.mode,
     ownerId: row.owner_id,
     subscriberName: subscriberName ?? null,

@@ -9,7 +9,12 @@ const BASE = '/api/workflows';
 const TAG = 'workflows';
 
 const name = z.string().trim().min(1).max(200).describe('Unique label (case-insensitive), 1-200 characters');
-const yaml = z.string().describe('The workflow document (see schemas/workflow.schema.json); kept exactly as sent');
+/**
+ * Workflow YAML as a save takes it: no bound of its own beyond the request body's
+ * (BOT_HTTP_MAX_BODY_BYTES, 413 past it), which every JSON route shares.
+ */
+export const workflowYaml = z.string().describe('The workflow document (see schemas/workflow.schema.json); kept exactly as sent');
+const yaml = workflowYaml;
 const createBody = z.object({ name, yaml }).strict();
 const updateBody = z.object({ name: name.optional(), yaml }).strict();
 const validateBody = z.object({ yaml }).strict();

@@ -7,6 +7,8 @@ import type { StepRecord } from './workflow-runner.ts';
 
 interface RunStart {
   run: RunState;
+  /** A test run of an unsaved draft (see RunRequest.draft). */
+  draft: boolean;
   inboundEventId: string | null;
   startedAt: Date;
 }
@@ -108,14 +110,15 @@ export class RunRecords {
   constructor(db: Knex) {
     this.#starts = new BatchedStatement(db, {
       name: 'runner-insert-runs',
-      sql: `INSERT INTO workflow_runs (id, workflow_id, workflow_version, mode, owner_id, source_id, thread_id, inbound_event_id, status, input, started_at)
-            SELECT id, workflow_id, workflow_version, mode, owner_id, source_id, thread_id, inbound_event_id, 'running', input, started_at
-              FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, workflow_id uuid, workflow_version int, mode text, owner_id text, source_id uuid,
+      sql: `INSERT INTO workflow_runs (id, workflow_id, workflow_version, draft, mode, owner_id, source_id, thread_id, inbound_event_id, status, input, started_at)
+            SELECT id, workflow_id, workflow_version, draft, mode, owner_id, source_id, thread_id, inbound_event_id, 'running', input, started_at
+              FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, workflow_id uuid, workflow_version int, draft boolean, mode text, owner_id text, source_id uuid,
                                                      thread_id uuid, inbound_event_id uuid, input jsonb, started_at timestamptz)`,
-      toRow: ({ run, inboundEventId, startedAt }) => ({
+      toRow: ({ run, draft, inboundEventId, startedAt }) => ({
         id: run.runId,
         workflow_id: run.workflowId,
         workflow_version: run.workflowVersion,
+        draft,
         mode: run.mode,
         owner_id: run.ownerId,
         source_id: run.sourceId ?? null,

@@ -42,6 +42,11 @@ export interface RunRequest {
   document: WorkflowDocument;
   ownerId: string;
   mode: 'live' | 'test';
+  /**
+   * The document is an unsaved draft (a test run of what the editor shows): `workflowVersion` is
+   * then the version it was edited from, not what ran. Recorded as `workflow_runs.draft`.
+   */
+  draft?: boolean;
   input: RunInput;
   threadId?: string;
   sourceId?: string;
@@ -253,6 +258,6 @@ export class WorkflowRunner {
   }
 
   async #insertRun(run: RunState, request: RunRequest): Promise<void> {
-    await this.#records.start({ run, inboundEventId: request.inboundEventId ?? null, startedAt: this.deps.now() });
+    await this.#records.start({ run, draft: request.draft ?? false, inboundEventId: request.inboundEventId ?? null, startedAt: this.deps.now() });
   }
 }

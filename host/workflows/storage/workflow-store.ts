@@ -162,6 +162,17 @@ export class WorkflowStore {
     });
   }
 
+  /**
+   * An unsaved draft of a workflow, parsed and validated exactly as a save would (the same
+   * BOT_ERR_WORKFLOW_INVALID, 422, with the same problems) and saved nowhere: what a test run of
+   * the editor's text executes. Its `version` is the current one, the version it was edited from.
+   */
+  async draftVersion(workflowId: string, yaml: string): Promise<LoadedWorkflowVersion> {
+    const workflow = await this.#workflow(this.#db, workflowId);
+    const document = await documentOrThrow(yaml, this.#definitions);
+    return { workflowId, name: workflow.name, version: workflow.current_version, document };
+  }
+
   /** Validates YAML as a save would, without saving: the answer to "is this right?". */
   async validate(yaml: string): Promise<Pick<WorkflowValidation, 'valid' | 'problems'>> {
     const { valid, problems } = await validateWorkflowYaml(yaml, this.#definitions);
@@ -173,9 +184,7 @@ export class WorkflowStore {
       findByIds: (ids) => this.#definitions.findByIds(ids, { lockIn: trx }),
       findBySlugs: (slugs) => this.#definitions.findBySlugs(slugs, { transaction: trx }),
     };
-    const { document, problems } = await validateWorkflowYaml(yaml, lookup);
-    if (!document) throw invalid(problems);
-    return document;
+    return documentOrThrow(yaml, lookup);
   }
 
   async #workflow(db: Knex, id: string, { lock = false } = {}): Promise<WorkflowRow> {
@@ -217,6 +226,13 @@ async function insertVersion(
     })
     .returning<WorkflowVersionRow[]>('*');
   return row!;
+}
+
+/** The document of valid YAML; BOT_ERR_WORKFLOW_INVALID (422) with every problem otherwise. Saves and drafts both check this way. */
+async function documentOrThrow(yaml: string, lookup: MemoryDefinitionLookup): Promise<WorkflowDocument> {
+  const { document, problems } = await validateWorkflowYaml(yaml, lookup);
+  if (!document) throw invalid(problems);
+  return document;
 }
 
 function invalid(problems: WorkflowProblem[]): AppError {

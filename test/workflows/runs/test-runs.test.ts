@@ -81,3 +81,46 @@ test('test runs need run:create; an unknown workflow is 404', async () => {
   const unknown = await t.request('POST', '/api/workflows/00000000-0000-4000-8000-000000000000/runs', { as: 'admin', body: { input: {} } });
   assert.equal(unknown.status, 404);
 });
+
+test('a test run of an unsaved draft runs the draft, saves nothing, and is recorded as a draft of the current version', async () => {
+  const saved = await t.request('GET', `/api/workflows/${workflowId}`, { as: 'admin' });
+  const versionsBefore = await t.database.db('workflow_versions').where({ workflow_id: workflowId }).orderBy('version').select('version', 'yaml');
+  const draftYaml = saved.body.yaml.replace('"Hello! What is your name?"', '"Hi there, who are you?"');
+  assert.notEqual(draftYaml, saved.body.yaml);
+
+  const response = await testRun({ input: { text: 'hi' }, ownerId: 'draft-tester', yaml: draftYaml });
+  assert.equal(response.status, 200, response.text);
+  assert.deepEqual(response.body.messages, [{ type: 'text', data: { text: 'Hi there, who are you?' } }], 'the draft’s behaviour');
+  assert.equal(response.body.draft, true);
+  assert.equal(response.body.workflowVersion, saved.body.currentVersion, 'the version it was edited from');
+
+  assert.deepEqual(await t.database.db('workflow_versions').where({ workflow_id: workflowId }).orderBy('version').select('version', 'yaml'), versionsBefore, 'no version saved');
+  assert.equal((await t.request('GET', `/api/workflows/${workflowId}`, { as: 'admin' })).body.yaml, saved.body.yaml);
+  const read = await t.request('GET', `/api/runs/${response.body.id}`, { as: 'viewer' });
+  assert.equal(read.body.draft, true);
+  const listed = await t.request('GET', `/api/runs?workflowId=${workflowId}&mode=test&limit=200`, { as: 'viewer' });
+  const drafts = listed.body.items.filter((run: { draft: boolean }) => run.draft).map((run: { id: string }) => run.id);
+  assert.deepEqual(drafts, [response.body.id], 'only the draft run is listed as a draft');
+
+  const savedRun = await testRun({ input: { text: 'hi' }, ownerId: 'draft-tester' });
+  assert.equal(savedRun.body.draft, false);
+  assert.deepEqual(savedRun.body.messages, [{ type: 'text', data: { text: 'Hello! What is your name?' } }], 'without yaml, the saved version');
+});
+
+test('an invalid draft is refused with the same 422 code and problems as a save; yaml with version is refused', async () => {
+  const invalidYaml = 'defs:\n  say:\n    kind: task\n    action: send_text_message\n    inputs:\n      text: hi\nflow:\n  - do: sayy\n';
+  const runsBefore = await t.database.db('workflow_runs').count<{ count: string }[]>({ count: '*' });
+  const draft = await testRun({ input: { text: 'hi' }, yaml: invalidYaml });
+  const save = await t.request('PUT', `/api/workflows/${workflowId}`, { as: 'admin', body: { yaml: invalidYaml } });
+  assert.equal(save.status, 422);
+  assert.equal(draft.status, 422, draft.text);
+  assert.equal(draft.body.error.code, 'BOT_ERR_WORKFLOW_INVALID');
+  assert.equal(draft.body.error.code, save.body.error.code);
+  assert.deepEqual(draft.body.error.details.problems, save.body.error.details.problems);
+  assert.ok(draft.body.error.details.problems.length > 0);
+
+  const both = await testRun({ input: { text: 'hi' }, yaml: GREETING, version: 1 });
+  assert.equal(both.status, 422, both.text);
+  assert.equal(both.body.error.code, 'BOT_ERR_RUN_DRAFT_WITH_VERSION');
+  assert.deepEqual(await t.database.db('workflow_runs').count<{ count: string }[]>({ count: '*' }), runsBefore, 'no run recorded');
+});

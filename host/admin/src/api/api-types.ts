@@ -196,6 +196,8 @@ export interface Run {
   id: string;
   workflowId: string;
   workflowVersion: number;
+  /** A test run of an unsaved draft: `workflowVersion` is the version it was edited from. */
+  draft: boolean;
   mode: 'live' | 'test';
   ownerId: string;
   sourceId: string | null;

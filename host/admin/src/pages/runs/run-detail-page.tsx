@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router';
 import { useApiData } from '../../api/use-api-data.ts';
 import { formatDate } from '../../components/format-date.ts';
 import { LoadState } from '../../components/load-state.tsx';
+import { DraftBadge } from './draft-badge.tsx';
 import { RunConversation } from './run-conversation.tsx';
 import { RunSteps } from './run-steps.tsx';
 import { ownerLabel, type RunDetail } from './run-view.ts';
@@ -28,7 +29,8 @@ export function RunDetailPage() {
               <dd>
                 <Link to={`/workflows/${run.workflowId}?version=${run.workflowVersion}`}>
                   {names.get(run.workflowId) ?? run.workflowId} v{run.workflowVersion}
-                </Link>{' '}
+                </Link>
+                {run.draft && <DraftBadge />}{' '}
                 ({run.mode})
               </dd>
               <dt>Trigger</dt>

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { formatDate } from '../../components/format-date.ts';
 import { ListTable, type Column } from '../../components/list-table.tsx';
 import { useList } from '../../components/use-list.ts';
+import { DraftBadge } from './draft-badge.tsx';
 import { CONVERSATION_ANCHOR } from './run-conversation.tsx';
 import { ownerLabel, type ListedRun } from './run-view.ts';
 import { useWorkflowNames } from './use-workflow-names.ts';
@@ -23,6 +24,7 @@ export function RunsPage() {
             </td>
             <td>
               {names.get(run.workflowId) ?? run.workflowId} v{run.workflowVersion}
+              {run.draft && <DraftBadge />}
             </td>
             <td>{run.mode}</td>
             <td className={`status-${run.status}`}>{run.status}</td>

@@ -6,20 +6,23 @@ import { useSession } from '../../auth/session-context.tsx';
 import { RunSteps } from '../runs/run-steps.tsx';
 
 /**
- * Runs the shown version on a sample message: each step's output and the messages it would send.
- * `onFinished` hears the position in `flow` of the step that failed after each run (undefined
- * when none did): the position, not the task, since a task may appear twice in a flow.
+ * Runs what the editor shows on a sample message: each step's output and the messages it would
+ * send. When the editor's `yaml` differs from the shown version's, that unsaved draft is run (sent
+ * as `yaml`, saved nowhere); otherwise the shown version. `onFinished` hears the position in `flow`
+ * of the step that failed after each run (undefined when none did): the position, not the task,
+ * since a task may appear twice in a flow.
  */
-export function TestRunPanel({ workflow, onFinished }: { workflow: Workflow; onFinished?: (failingPosition: number | undefined) => void }) {
+export function TestRunPanel({ workflow, yaml, onFinished }: { workflow: Workflow; yaml: string; onFinished?: (failingPosition: number | undefined) => void }) {
   const { can } = useSession();
   const [text, setText] = useState('hello');
   const [ownerId, setOwnerId] = useState('');
   const [state, setState] = useState<{ running: boolean; run?: TestRun; error?: string }>({ running: false });
+  const isDraft = yaml !== workflow.yaml;
   const run = async (event: FormEvent) => {
     event.preventDefault();
     setState({ running: true });
     try {
-      const body = { input: { text }, version: workflow.version, ...(ownerId ? { ownerId } : {}) };
+      const body = { input: { text }, ...(isDraft ? { yaml } : { version: workflow.version }), ...(ownerId ? { ownerId } : {}) };
       const finished = await api.post<TestRun>(`/api/workflows/${workflow.id}/runs`, body);
       setState({ running: false, run: finished });
       onFinished?.(failingPositionOf(finished));
@@ -29,7 +32,7 @@ export function TestRunPanel({ workflow, onFinished }: { workflow: Workflow; onF
   };
   return (
     <section aria-label="Test run">
-      <h2>Test run (v{workflow.version})</h2>
+      <h2>Test run ({isDraft ? 'unsaved draft' : `v${workflow.version}`})</h2>
       <form className="form" onSubmit={run}>
         <label>
           Message
@@ -52,6 +55,7 @@ export function TestRunPanel({ workflow, onFinished }: { workflow: Workflow; onF
 function TestRunResult({ run }: { run: TestRun }) {
   return (
     <div className="test-run-result" data-status={run.status}>
+      <p className="test-run-of">Ran {run.draft ? 'the unsaved draft' : `v${run.workflowVersion}`}</p>
       <p>
         Status: <strong className={`status-${run.status}`}>{run.status}</strong>
         {run.error && ` — ${run.error.message}`}

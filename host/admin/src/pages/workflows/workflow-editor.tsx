@@ -130,7 +130,7 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
       {workflow && (
         <div className="workflow-extras">
           <VersionsList workflow={workflow} />
-          <TestRunPanel workflow={workflow} onFinished={(position) => setFailing({ yaml, position })} />
+          <TestRunPanel workflow={workflow} yaml={yaml} onFinished={(position) => setFailing({ yaml, position })} />
         </div>
       )}
     </section>
