@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { PeriodicRun } from '../timers/periodic-run.ts';
 import type { AttachmentStore } from './attachment-store.ts';
 import { isInboundAttachmentName } from './inbound-attachment-name.ts';
 import type { InboundFileQuota } from './inbound-file-quota.ts';
@@ -37,57 +38,34 @@ export interface InboundSweepResult {
  */
 export class InboundFileSweeper {
   readonly #options: InboundFileSweeperOptions;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<InboundSweepResult> | undefined;
-  #closed = false;
+  readonly #timer: PeriodicRun<InboundSweepResult>;
 
   constructor(options: InboundFileSweeperOptions) {
-    for (const name of ['intervalMs', 'retentionMs'] as const) {
-      if (!Number.isInteger(options[name]) || options[name] <= 0) throw new TypeError(`InboundFileSweeper: ${name} must be a positive integer`);
-    }
+    if (!Number.isInteger(options.retentionMs) || options.retentionMs <= 0) throw new TypeError('InboundFileSweeper: retentionMs must be a positive integer');
     this.#options = options;
+    this.#timer = new PeriodicRun({ intervalMs: options.intervalMs, name: 'old inbound files', run: () => this.#sweep(), worthLogging: (result) => result.deleted > 0, logger: options.logger });
   }
 
   /** Schedules sweeps every `intervalMs`; a sweep never overlaps the previous one. */
   start(): void {
-    if (this.#closed || this.#timer) return;
-    this.#schedule();
+    this.#timer.start();
   }
 
   /** Stops the timer, cuts a running sweep short after its current file, and waits for it. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running?.catch(() => undefined);
+  close(): Promise<void> {
+    return this.#timer.close();
   }
 
   /** Runs one sweep now; a call while this instance is sweeping shares that sweep. */
   sweepOnce(): Promise<InboundSweepResult> {
-    this.#running ??= this.#sweep().finally(() => (this.#running = undefined));
-    return this.#running;
-  }
-
-  #schedule(): void {
-    this.#timer = setTimeout(() => void this.#tick(), this.#options.intervalMs);
-    this.#timer.unref();
-  }
-
-  async #tick(): Promise<void> {
-    try {
-      const result = await this.sweepOnce();
-      if (result.deleted > 0) this.#options.logger.info(result, 'swept old inbound files');
-    } catch (error) {
-      this.#options.logger.error({ err: error }, 'sweeping old inbound files failed');
-    }
-    if (!this.#closed) this.#schedule();
+    return this.#timer.runOnce();
   }
 
   async #sweep(): Promise<InboundSweepResult> {
     const { store, logger } = this.#options;
     const result: InboundSweepResult = { deleted: 0, freedBytes: 0, sources: 0 };
     for (const sourceId of await store.sources()) {
-      if (this.#closed) break;
+      if (this.#timer.closed) break;
       try {
         if (await this.#sweepSource(sourceId, result)) result.sources += 1;
       } catch (error) {
@@ -105,7 +83,7 @@ export class InboundFileSweeper {
     const cutoff = now().getTime() - retentionMs;
     let kept = 0;
     for (const file of await store.files(sourceId, isInboundAttachmentName)) {
-      if (this.#closed) return false;
+      if (this.#timer.closed) return false;
       if (file.modifiedAt.getTime() > cutoff) {
         kept += file.size;
       } else if (await store.remove(sourceId, file.name)) {

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { PeriodicRun } from '../../timers/periodic-run.ts';
 
 /** What a sweeper deletes: rows whose time column is at or before a cutoff. */
 export interface SweepTarget {
@@ -69,35 +70,28 @@ export class TtlSweeper {
   readonly #db: Knex;
   readonly #options: TtlSweeperOptions;
   readonly #target: SweepTarget;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<SweepResult> | undefined;
-  #closed = false;
+  readonly #timer: PeriodicRun<SweepResult>;
   /** Ends a pause between batches at once when the sweeper closes. */
   readonly #closing = new AbortController();
 
   constructor(db: Knex, options: TtlSweeperOptions) {
-    for (const name of ['intervalMs', 'batchSize'] as const) {
-      if (!Number.isInteger(options[name]) || options[name] <= 0) throw new TypeError(`TtlSweeper: ${name} must be a positive integer`);
-    }
+    if (!Number.isInteger(options.batchSize) || options.batchSize <= 0) throw new TypeError('TtlSweeper: batchSize must be a positive integer');
     if (!Number.isInteger(options.pauseMs) || options.pauseMs < 0) throw new TypeError('TtlSweeper: pauseMs must be a non-negative integer');
     this.#db = db;
     this.#options = options;
     this.#target = options.target ?? EXPIRED_MEMORY_RECORDS;
+    this.#timer = new PeriodicRun({ intervalMs: options.intervalMs, name: this.#target.name, run: () => this.#sweepWithLock(), worthLogging: (result) => result.deleted > 0, logger: options.logger });
   }
 
   /** Schedules sweeps every `intervalMs`; a sweep never overlaps the previous one. */
   start(): void {
-    if (this.#closed || this.#timer) return;
-    this.#schedule();
+    this.#timer.start();
   }
 
   /** Stops the timer, cuts a running sweep short after its current batch, and waits for it. */
-  async close(): Promise<void> {
-    this.#closed = true;
+  close(): Promise<void> {
     this.#closing.abort();
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running?.catch(() => undefined);
+    return this.#timer.close();
   }
 
   /**
@@ -105,23 +99,7 @@ export class TtlSweeper {
    * instance is sweeping shares that sweep instead of starting a second one.
    */
   sweepOnce(): Promise<SweepResult> {
-    this.#running ??= this.#sweepWithLock().finally(() => (this.#running = undefined));
-    return this.#running;
-  }
-
-  #schedule(): void {
-    this.#timer = setTimeout(() => void this.#tick(), this.#options.intervalMs);
-    this.#timer.unref();
-  }
-
-  async #tick(): Promise<void> {
-    try {
-      const result = await this.sweepOnce();
-      if (result.deleted > 0) this.#options.logger.info(result, `swept ${this.#target.name}`);
-    } catch (error) {
-      this.#options.logger.error({ err: error }, `sweeping ${this.#target.name} failed`);
-    }
-    if (!this.#closed) this.#schedule();
+    return this.#timer.runOnce();
   }
 
   async #sweepWithLock(): Promise<SweepResult> {
@@ -150,7 +128,7 @@ export class TtlSweeper {
       batches += 1;
       if ((result.rowCount ?? 0) < batchSize) return { deleted, batches };
       if (pauseMs > 0) await sleep(pauseMs, undefined, { signal: this.#closing.signal }).catch(() => undefined);
-      if (this.#closed) return { deleted, batches };
+      if (this.#timer.closed) return { deleted, batches };
     }
   }
 
