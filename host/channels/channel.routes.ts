@@ -65,7 +65,7 @@ export interface ChannelRouteDeps {
   channelStates: ChannelStateStore;
 }
 
-/** The admin API's view of discovered channels, and hot enable, disable and rescan (DESIGN §5, §10). */
+/** The admin API's view of discovered channels, and hot enable, disable and rescan, with no restart. */
 export function channelRoutes({ channels, channelStates }: ChannelRouteDeps): RouteDefinition[] {
   const setEnabled = (enabled: boolean) =>
     defineRoute({

@@ -10,7 +10,7 @@ import { SandboxError } from './plugin-side/sandbox-error.ts';
 import type { BuiltinChannelPoolOptions } from './builtin-pool/builtin-pool-options.ts';
 import { sandboxSettingsFrom } from './sandbox-settings-from-config.ts';
 
-/** How package and local channels are isolated (DESIGN 5a); built-in channels run in host threads. */
+/** How package and local channels are isolated (each plugin is hostile: its own runner process); built-in channels run in host threads. */
 export interface IsolationSettings {
   /**
    * `strict` refuses to start a channel without the bubblewrap sandbox (BOT_ISOLATION).

@@ -23,7 +23,7 @@ const subscriberSchema = z.object({
 const idParams = z.object({ id: z.string() });
 
 /**
- * Subscribers as admins see them (DESIGN §10). Deleting one erases them entirely: their memory
+ * Subscribers as admins see them. Deleting one erases them entirely: their memory
  * (owned by their id, whatever the scope), threads and message history go with them.
  */
 export function subscriberRoutes({ db }: { db: Knex }): RouteDefinition[] {

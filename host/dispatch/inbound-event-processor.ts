@@ -104,7 +104,7 @@ const FINISH_RETRY_DELAY_MS = 250;
 const MAX_FINISH_RETRY_DELAY_MS = 4_000;
 
 /**
- * Takes one claimed inbound event to its end (DESIGN §7 steps 4–5): checks the run rules
+ * Takes one claimed inbound event to its end (after intake stored it, before the next is claimed): checks the run rules
  * (active source, a workflow from the URL or the source's default, a sender), finds or creates
  * the subscriber, resolves the thread, records the inbound message and runs the workflow. An
  * event that must not run is marked `skipped` with the reason; a failed run leaves the event

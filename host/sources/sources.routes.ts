@@ -37,7 +37,7 @@ export interface SourceRouteDeps {
   publicUrl: string | undefined;
 }
 
-/** The admin API for sources (DESIGN §10): secrets are masked in every response. */
+/** The admin API for sources: secrets are masked in every response. */
 export function sourceRoutes(deps: SourceRouteDeps): RouteDefinition[] {
   const secretKeysOf = (channel: string): string[] => {
     const schema = deps.channels.settingsSchemaOf(channel);

@@ -34,7 +34,7 @@ const PATHS = ['/api/webhook/:sourceRef', '/api/webhook/:sourceRef/:workflowId']
 const WEBHOOK_OUTCOMES: ReadonlySet<unknown> = new Set(['accepted', 'rejected', 'invalid']);
 
 /**
- * The public webhook routes (DESIGN §7): GET → the channel's verifyWebhook; POST →
+ * The public webhook routes: GET → the channel's verifyWebhook; POST →
  * verifySignature and decode in the channel's sandbox (one task) → events committed to the
  * inbox → 200. Error bodies name a code and nothing internal.
  */

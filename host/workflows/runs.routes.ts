@@ -97,7 +97,7 @@ export interface RunRouteDeps {
   runner: WorkflowRunner;
 }
 
-/** Test runs of a workflow and the run history (DESIGN §10). */
+/** Test runs of a workflow and the run history. */
 export function runRoutes({ db, workflows, runner }: RunRouteDeps): RouteDefinition[] {
   return [
     defineRoute({

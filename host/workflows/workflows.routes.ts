@@ -30,7 +30,7 @@ const validation = z.object({
   problems: z.array(workflowProblemSchema).describe('Every problem, in the order of the text; empty when valid'),
 });
 
-/** The admin API for workflows (DESIGN §10): each save validates fully and adds a version. */
+/** The admin API for workflows: each save validates fully and adds a version. */
 export function workflowRoutes({ workflows }: { workflows: WorkflowStore }): RouteDefinition[] {
   return [
     defineRoute({

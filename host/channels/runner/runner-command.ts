@@ -1,5 +1,5 @@
 /**
- * How a channel's runner process is started, per isolation tier (DESIGN 5a):
+ * How a channel's runner process is started, per isolation tier (a plugin is treated as hostile):
  * - `sandbox`: inside bubblewrap — new user, mount, PID, network, IPC and UTS namespaces, an
  *   empty environment, a root holding only read-only binds of the runtime and the plugin's files
  *   plus an empty /tmp, no network at all, a seccomp filter (seccomp/seccomp-rules.ts) — and
