@@ -53,15 +53,7 @@ export class ChannelEgress {
 
   /** `channelName` answers once the plugin has described itself; before that nothing is allowed. */
   fetchFor(channelName: () => string | undefined): (request: EgressRequest) => Promise<EgressResponse> {
-    return async (request) => {
-      const channel = channelName();
-      try {
-        return await this.#deps.client.perform(request, await this.#allowance(channel, request.sourceId));
-      } catch (error) {
-        this.#report(channel, request, error);
-        throw error;
-      }
-    };
+    return (request) => this.#perform(channelName(), request, true);
   }
 
   /**
@@ -70,11 +62,15 @@ export class ChannelEgress {
    * not logged here: the caller logs the failure once, with what it was for.
    * @example const answer = await egress.performFor('telegram', { url, method: 'GET', headers: [], sourceId });
    */
-  async performFor(channel: string, request: EgressRequest): Promise<EgressResponse> {
+  performFor(channel: string, request: EgressRequest): Promise<EgressResponse> {
+    return this.#perform(channel, request, false);
+  }
+
+  async #perform(channel: string | undefined, request: EgressRequest, logRefusals: boolean): Promise<EgressResponse> {
     try {
       return await this.#deps.client.perform(request, await this.#allowance(channel, request.sourceId));
     } catch (error) {
-      this.#report(channel, request, error, false);
+      this.#report(channel, request, error, logRefusals);
       throw error;
     }
   }
@@ -99,7 +95,7 @@ export class ChannelEgress {
     }
   }
 
-  #report(channel: string | undefined, request: EgressRequest, error: unknown, log = true): void {
+  #report(channel: string | undefined, request: EgressRequest, error: unknown, log: boolean): void {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string') return;
     this.#deps.countRefused(channel ?? '', code);
