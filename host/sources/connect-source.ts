@@ -7,6 +7,7 @@
 import type { ConnectResult } from '@bot-ai/api';
 import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
+import { connectResultSchema } from '../channels/plugin-side/connect-task.ts';
 import { errorCode } from '../channels/plugin-side/sandbox-error.ts';
 import { AppError } from '../errors/app-error.ts';
 import { redactSecrets } from './redact-secrets.ts';
@@ -42,7 +43,7 @@ export async function connectSource(deps: ConnectSourceDeps, id: string, baseUrl
     throw connectFailure(error, row, keys);
   }
   // Checked in the runner too, but a hostile runner writes its own answers.
-  if (!isConnectResult(result)) {
+  if (!connectResultSchema.safeParse(result).success) {
     throw new AppError('BOT_ERR_SOURCE_CONNECT_FAILED', 'connect() must return { connected: boolean, message: string, instructions?: string }', { code: 'BOT_ERR_PLUGIN_INVALID_RESULT' });
   }
   // A result's words are the plugin's too: a platform's refusal it passes on may quote the request
@@ -67,11 +68,6 @@ function connectFailure(error: unknown, row: SourceRow, keys: string[] | undefin
   // Our own validation message says what the answer lacked; any other message is the plugin's, unvetted.
   const message = code === 'BOT_ERR_PLUGIN_INVALID_RESULT' ? (error as Error).message : `The channel's connect step failed (${code})`;
   return new AppError('BOT_ERR_SOURCE_CONNECT_FAILED', message, { code });
-}
-
-function isConnectResult(value: unknown): value is ConnectResult {
-  const result = value as Partial<ConnectResult> | null;
-  return typeof result?.connected === 'boolean' && typeof result.message === 'string' && (result.instructions === undefined || typeof result.instructions === 'string');
 }
 
 /** The channel's secret settings; undefined (all of them) when its schema says nothing. */

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { callPlugin } from './call-plugin.ts';
 import { SandboxError } from './sandbox-error.ts';
 
-const connectResultSchema = z.object({
+/** What connect() must answer; the host checks the runner's answer against it again (a runner writes its own answers). */
+export const connectResultSchema = z.object({
   connected: z.boolean(),
   message: z.string(),
   instructions: z.string().optional(),
