@@ -1,5 +1,6 @@
 import {
   ChannelError,
+  constantTimeEqual,
   DEFAULT_CHANNEL_CAPABILITIES,
   ExtensionInject,
   HttpChannelHandler,
@@ -17,7 +18,6 @@ import {
 import { buildSampleSubscriber } from './build-sample-subscriber.ts';
 import { checkSampleSignature, SAMPLE_SIGNATURE_HEADER } from './check-sample-signature.ts';
 import { decodeSampleEvents } from './decode-sample-events.ts';
-import { matchesVerifyToken } from './matches-verify-token.ts';
 import { postSampleMessage, SAMPLE_SEND_TIMEOUT_MS } from './post-sample-message.ts';
 import { SAMPLE_CHANNEL_NAME } from './sample-channel-name.ts';
 import { SampleEncoder } from './sample-encoder.ts';
@@ -43,7 +43,7 @@ export default class SampleChannel extends HttpChannelHandler<typeof sampleSetti
 
   /** 200 with the `challenge` (or `ok`) when `verify_token` equals the setting, else 403. */
   override verifyWebhook(req: WebhookRequest, res: WebhookResponse, source: ChannelSource): void {
-    if (!matchesVerifyToken(req.query.verify_token, this.getSettings(source).verify_token)) {
+    if (!constantTimeEqual(req.query.verify_token, this.getSettings(source).verify_token)) {
       res.status(403).send('Forbidden');
       return;
     }
