@@ -1,5 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { SignatureRejectedError } from '@bot-ai/api';
+import { checkHmacSha256, hmacSha256Hex, SignatureRejectedError } from '@bot-ai/api';
 
 /**
  * The header Meta signs webhook POSTs with (header names arrive lower-case).
@@ -7,16 +6,13 @@ import { SignatureRejectedError } from '@bot-ai/api';
  */
 export const MESSENGER_SIGNATURE_HEADER = 'x-hub-signature-256';
 
-/** `sha256=` and a hex SHA-256 digest; the prefix is compared without case, as hex is. */
-const SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
-
 /**
  * The `X-Hub-Signature-256` value Meta sends: `sha256=` and the hex HMAC-SHA256 of the exact body
  * bytes, keyed by the app secret.
  * @example signMessengerBody(Buffer.from('{"object":"page","entry":[]}'), 'app-secret') // 'sha256=…'
  */
 export function signMessengerBody(rawBody: Uint8Array, appSecret: string): string {
-  return `sha256=${createHmac('sha256', appSecret).update(rawBody).digest('hex')}`;
+  return `sha256=${hmacSha256Hex(appSecret, [rawBody])}`;
 }
 
 /**
@@ -29,10 +25,5 @@ export function checkMessengerSignature(header: string | undefined, rawBody: Uin
   if (!appSecret) throw new SignatureRejectedError('The source has no app secret');
   if (!header) throw new SignatureRejectedError(`Missing ${MESSENGER_SIGNATURE_HEADER} header`);
   if (!rawBody || rawBody.byteLength === 0) throw new SignatureRejectedError('Missing request body');
-  const given = SIGNATURE.exec(header.trim())?.[1];
-  if (!given) throw new SignatureRejectedError('The signature is not sha256=<hex SHA-256 digest>');
-  const expected = createHmac('sha256', appSecret).update(rawBody).digest();
-  if (!timingSafeEqual(Buffer.from(given, 'hex'), expected)) {
-    throw new SignatureRejectedError('The signature does not match the body');
-  }
+  checkHmacSha256(header, [rawBody], appSecret, 'sha256=');
 }

@@ -1,10 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { SignatureRejectedError } from '@bot-ai/api';
+import { checkHmacSha256, hmacSha256Hex, SignatureRejectedError } from '@bot-ai/api';
 
 /** The header the platform signs its webhooks with (header names arrive lower-case). */
 export const SAMPLE_SIGNATURE_HEADER = 'x-bot-signature';
-
-const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 
 /**
  * The signature the platform sends: the hex HMAC-SHA256 of the exact body bytes, keyed by the
@@ -12,7 +9,7 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/i;
  * @example signSampleBody(Buffer.from('{"events":[]}'), 'secret') // 'a642b595…'
  */
 export function signSampleBody(rawBody: Uint8Array, secret: string): string {
-  return createHmac('sha256', secret).update(rawBody).digest('hex');
+  return hmacSha256Hex(secret, [rawBody]);
 }
 
 /**
@@ -25,9 +22,5 @@ export function checkSampleSignature(signature: string | undefined, rawBody: Uin
   if (!secret) throw new SignatureRejectedError('The source has no webhook secret');
   if (!signature) throw new SignatureRejectedError(`Missing ${SAMPLE_SIGNATURE_HEADER} header`);
   if (!rawBody || rawBody.byteLength === 0) throw new SignatureRejectedError('Missing request body');
-  if (!HEX_SHA256.test(signature)) throw new SignatureRejectedError('The signature is not a hex SHA-256 digest');
-  const expected = Buffer.from(signSampleBody(rawBody, secret), 'hex');
-  if (!timingSafeEqual(Buffer.from(signature, 'hex'), expected)) {
-    throw new SignatureRejectedError('The signature does not match the body');
-  }
+  checkHmacSha256(signature, [rawBody], secret);
 }

@@ -47,6 +47,7 @@ export { fetch } from './egress/fetch.ts';
 export { callPlatform, type PlatformCallOptions } from './platform/call-platform.ts';
 export { SendPacer } from './platform/send-pacer.ts';
 export { constantTimeEqual } from './webhook/constant-time-equal.ts';
+export { checkHmacSha256, hmacSha256Hex } from './webhook/hmac-signature.ts';
 export { directFetchService } from './egress/direct-fetch-service.ts';
 export type { ChannelSource } from './source.ts';
 export type { WebhookRequest } from './webhook/webhook-request.ts';

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { callPlatform, constantTimeEqual, directFetchService, installHostServices, SendPacer } from '@bot-ai/api';
+import { callPlatform, checkHmacSha256, constantTimeEqual, directFetchService, hmacSha256Hex, installHostServices, SendPacer } from '@bot-ai/api';
 
 describe('callPlatform', () => {
   let server: Server;
@@ -79,5 +79,29 @@ describe('constantTimeEqual', () => {
     assert.equal(constantTimeEqual('S3CRET', 's3cret'), false);
     assert.equal(constantTimeEqual('', ''), false);
     assert.equal(constantTimeEqual(undefined, 's3cret'), false);
+  });
+});
+
+describe('checkHmacSha256', () => {
+  // Slack's published example: signing secret, timestamp, body and the signature it documents.
+  const secret = '8f742231b10e8888abcd99yyyzzz85a5';
+  const body = Buffer.from('token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c');
+  const parts = ['v0:1531420618:', body];
+  const published = 'v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503';
+
+  test('accepts the signature of the parts, its prefix and hex in any case', () => {
+    assert.equal(`v0=${hmacSha256Hex(secret, parts)}`, published);
+    checkHmacSha256(published, parts, secret, 'v0=');
+    checkHmacSha256(` ${published.toUpperCase()} `, parts, secret, 'v0=');
+  });
+
+  test('refuses another secret, another body, another prefix, a short digest, none, and an empty secret', () => {
+    const refused = { name: 'SignatureRejectedError', code: 'BOT_ERR_CHANNEL_SIGNATURE_REJECTED' };
+    assert.throws(() => checkHmacSha256(published, parts, `${secret}x`, 'v0='), refused);
+    assert.throws(() => checkHmacSha256(published, ['v0:1531420619:', body], secret, 'v0='), refused);
+    assert.throws(() => checkHmacSha256(published.replace('v0=', 'v1='), parts, secret, 'v0='), refused);
+    assert.throws(() => checkHmacSha256(published.slice(0, 40), parts, secret, 'v0='), refused);
+    assert.throws(() => checkHmacSha256(undefined, parts, secret, 'v0='), refused);
+    assert.throws(() => checkHmacSha256(`v0=${hmacSha256Hex('', parts)}`, parts, '', 'v0='), refused);
   });
 });

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { hmacSha256Hex } from '../webhook/hmac-signature.ts';
 import type { WebhookRequest } from '../webhook/webhook-request.ts';
 import type { FixtureRequest, SignatureScheme } from './check-manifest.schema.ts';
 
@@ -29,7 +29,7 @@ export function signRequest(request: WebhookRequest, scheme: SignatureScheme, se
   if (scheme.scheme === 'token') return withHeaders(request, { [scheme.header.toLowerCase()]: secret });
   const timestamp = String(Math.floor(nowSeconds));
   const content = scheme.signedContent.replaceAll('{timestamp}', timestamp).replaceAll('{body}', Buffer.from(request.rawBody).toString('utf8'));
-  const signature = `${scheme.prefix}${createHmac('sha256', secret).update(content, 'utf8').digest('hex')}`;
+  const signature = `${scheme.prefix}${hmacSha256Hex(secret, [content])}`;
   const headers: Record<string, string> = { [scheme.header.toLowerCase()]: signature };
   if (scheme.timestampHeader) headers[scheme.timestampHeader.toLowerCase()] = timestamp;
   return withHeaders(request, headers);
