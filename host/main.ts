@@ -112,6 +112,9 @@ async function main(): Promise<void> {
   // starts once they have, so queued events do not spend their attempts on a channel still loading.
   let stopping = false;
   const discovered = discoverPlugins(services, logger, config).then(() => declared && reconcileChannelsFile(services, logger, declared, config.BOT_CHANNELS_FILE!));
+  // Not ready for traffic until every enabled channel is loaded or rejected: webhooks sent here
+  // meanwhile would be answered 404 or 503. A runner stuck starting holds it at most its own limit.
+  services.readiness.holdUntil('channels', discovered, config.BOT_SANDBOX_START_TIMEOUT_MS);
   const dispatching = discovered.then(() =>
     stopping
       ? undefined

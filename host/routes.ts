@@ -26,7 +26,7 @@ export interface RouteOptions {
 
 export function buildRoutes(services: Services, { authSecret, publicUrl }: RouteOptions): RouteDefinition[] {
   const routes: RouteDefinition[] = [
-    ...healthRoutes({ db: services.db }),
+    ...healthRoutes({ db: services.db, readiness: services.readiness }),
     ...authRoutes({ loginLinks: services.loginLinks, authSecret }),
     ...memoryDefinitionRoutes({ definitions: services.memoryDefinitions }),
     ...memoryRecordRoutes({ records: services.memoryRecords }),

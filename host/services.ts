@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { LoginLinks } from './auth/login-links.ts';
+import { StartupReadiness } from './health/startup-readiness.ts';
 import type { ChannelRegistry } from './channels/channel-registry.ts';
 import { createChannelRegistry, type ChannelRegistryOptions } from './channels/create-channel-registry.ts';
 import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts';
@@ -82,6 +83,8 @@ export interface Services {
   metrics: HostMetrics;
   /** Performs plugins' `fetch` under the egress rules; main closes it after the channels. */
   egress: EgressClient;
+  /** What start-up still finishes in the background; `/health/ready` answers 503 while anything is held. */
+  readiness: StartupReadiness;
 }
 
 /** How workflows run; main passes the configured values, tests take the defaults or shorten them. */
@@ -235,6 +238,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     webChat,
     metrics,
     egress: egressClient,
+    readiness: new StartupReadiness(),
   };
 }
 

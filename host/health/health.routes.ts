@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { migrationsApplied } from '../db/migration-source.ts';
 import { AppError } from '../errors/app-error.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
+import type { StartupReadiness } from './startup-readiness.ts';
 
 const status = z.object({ status: z.string() });
 
-export function healthRoutes(deps: { db: Knex }): RouteDefinition[] {
+export function healthRoutes(deps: { db: Knex; readiness: StartupReadiness }): RouteDefinition[] {
   // Migrations never un-apply while the host runs: once seen complete, only reachability is checked.
   let migrated = false;
   const checkReady = async () => {
@@ -29,7 +30,7 @@ export function healthRoutes(deps: { db: Knex }): RouteDefinition[] {
       method: 'GET',
       path: '/health/ready',
       operationId: 'ready',
-      summary: 'The database is reachable and every migration is applied',
+      summary: 'The database is reachable, every migration is applied, and every enabled channel is loaded or rejected (or its start timed out)',
       tag: 'health',
       permission: null,
       success: { status: 200, description: 'Ready for traffic', schema: status },
@@ -39,6 +40,8 @@ export function healthRoutes(deps: { db: Knex }): RouteDefinition[] {
           throw new AppError('BOT_ERR_HEALTH_NOT_READY', 'The database is unreachable', undefined, { cause: error });
         });
         if (!ready) throw new AppError('BOT_ERR_HEALTH_NOT_READY', 'Database migrations are pending');
+        const pending = deps.readiness.pending();
+        if (pending.length > 0) throw new AppError('BOT_ERR_HEALTH_NOT_READY', `Still starting: ${pending.join(', ')}`);
         return { status: 'ready' };
       },
     }),
