@@ -24,7 +24,8 @@ import { sandboxSettingsFrom } from './channels/sandbox-settings-from-config.ts'
 import { egressLimitsFrom } from './egress/egress-limits.ts';
 import { egressSelfFrom } from './egress/egress-self.ts';
 import { inboundFileLimitsFrom } from './attachments/inbound-file-limits.ts';
-import { createServices } from './services.ts';
+import { createServices, type ServiceOptions, type Services } from './services.ts';
+import { HostLife } from './life/host-life.ts';
 import { listen } from './http/listen.ts';
 import { Dispatcher } from './dispatch/dispatcher.ts';
 import { seedExamples } from './seed/seed-examples.ts';
@@ -38,74 +39,39 @@ import { printSampleCommands } from './print-sample-commands.ts';
 import { installRulesFrom } from './channels/packages/install-policy.ts';
 import { readChannelsFile, type DeclaredPackage } from './channels/packages/channels-file.ts';
 
-type Closer = () => Promise<void>;
-
 const REPEATED_SIGNAL_MS = 1_000;
 
+/**
+ * The host's life, part by part: each `life.start(name, start, stop)` is a part, stopped in
+ * reverse order at shutdown. So HTTP stops before the inbox flushes, the inbox before the
+ * dispatcher lets its events in flight finish, the channels after everything that calls them,
+ * plugin egress after the channels, and the database last.
+ */
 async function main(): Promise<void> {
   const config = readConfigOrExit();
   const logger = createLogger({ level: config.BOT_LOG_LEVEL, pretty: config.BOT_LOG_PRETTY ?? process.stdout.isTTY });
-  const closers: Closer[] = [];
-  installShutdown(logger, closers);
+  const life = new HostLife(logger);
+  installShutdown(logger, life);
   configureRunnerIdentities({ base: config.BOT_ISOLATION_RUNNER_UID_BASE });
 
-  const embedded = config.embeddedDatabase ? await startConfiguredEmbedded(config, logger) : undefined;
-  if (embedded) closers.unshift(() => embedded.stop());
-  const db = createKnex({ url: embedded?.url ?? config.DATABASE_URL!, poolMax: config.BOT_DB_POOL_MAX, logger });
-  closers.unshift(() => db.destroy());
+  const embedded = config.embeddedDatabase ? await life.start('embedded database', () => startConfiguredEmbedded(config, logger), (started) => started.stop()) : undefined;
+  const db = await life.start('database pool', () => createKnex({ url: embedded?.url ?? config.DATABASE_URL!, poolMax: config.BOT_DB_POOL_MAX, logger }), (pool) => pool.destroy());
   await migrateToLatest(db);
 
   const secrets = await resolveSecrets(config);
   // Read before anything serves: a file that does not parse stops the start, as bad configuration does.
   const declared = config.BOT_CHANNELS_FILE === undefined ? undefined : await readChannelsFile(config.BOT_CHANNELS_FILE);
   let listeningPort = config.PORT;
-  const services = createServices({
-    db,
-    logger,
-    processMetrics: true,
-    channels: {
-      appRoot: config.BOT_APP_ROOT,
-      sandbox: sandboxSettingsFrom(config),
-    },
-    channelPackages: {
-      storeDir: config.BOT_CHANNEL_STORE_DIR,
-      policy: config.BOT_CHANNEL_INSTALL,
-      rules: installRulesFrom(config),
-      declarative: declared !== undefined,
-      registry: { url: config.BOT_CHANNEL_REGISTRY, ...(config.BOT_CHANNEL_REGISTRY_TOKEN === undefined ? {} : { token: config.BOT_CHANNEL_REGISTRY_TOKEN }) },
-    },
-    attachments: {
-      dir: `${config.BOT_DATA_DIR}/attachments`,
-      secret: secrets.downloadSecret,
-      tokenTtlMs: config.BOT_DOWNLOAD_TOKEN_TTL_MS,
-      // Known once listening (PORT may be 0); links are only asked for after that.
-      publicBaseUrl: () => config.BOT_PUBLIC_URL ?? `http://${config.HOST}:${listeningPort}`,
-    },
-    inboundFiles: inboundFileLimitsFrom(config),
-    webChat: { sessionSecret: secrets.webSessionSecret },
-    // The port as it listens (PORT may be 0): plugins' fetch must not reach the host itself.
-    egress: { limits: egressLimitsFrom(config), self: egressSelfFrom(config, () => listeningPort) },
-    workflows: {
-      models: createModelResolver({ config, namedApiKeys: readNamedApiKeys(process.env) }),
-      expressionTimeoutMs: config.BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS,
-      threadInactivityMs: config.BOT_THREAD_INACTIVITY_MS,
-      dispatchMaxAttempts: config.BOT_DISPATCH_MAX_ATTEMPTS,
-      dispatchLeaseMs: config.BOT_DISPATCH_LEASE_MS,
-    },
-  });
-  // Closed after the channels (closers run in reverse): no plugin is left to ask for egress.
-  closers.unshift(() => services.egress.close());
-  closers.unshift(() => services.channels.close());
+  const services = createServices(serviceOptions(config, { db, logger, secrets, listeningPort: () => listeningPort }));
+  // Stopped after the channels: no plugin is left to ask for egress.
+  await life.start('plugin egress', () => services.egress, (egress) => egress.close());
   // The SDK's built-in channels (trusted, in host threads) before serving; the plugins after, in
   // the background: one slow to import must not delay the host (its webhooks answer 503 meanwhile).
-  await services.channels.load({ origins: ['builtin'] });
+  await life.start('channels', () => services.channels.load({ origins: ['builtin'] }), () => services.channels.close());
   // Started after the first discovery: a notice before it would have nothing to apply to.
-  await services.channelSync.start();
-  closers.unshift(() => services.channelSync.close());
-  await services.sourceCacheSync.start();
-  closers.unshift(() => services.sourceCacheSync.close());
-  await services.webChat.hub.start();
-  closers.unshift(() => services.webChat.hub.close());
+  await life.start('channel sync', () => services.channelSync.start(), () => services.channelSync.close());
+  await life.start('source cache sync', () => services.sourceCacheSync.start(), () => services.sourceCacheSync.close());
+  await life.start('web chat hub', () => services.webChat.hub.start(), () => services.webChat.hub.close());
   const seeded = embedded ? await seedExamples(services) : undefined;
   const chatSourceRef = embedded ? await seedWebChat(services, seeded) : undefined;
   // Plugins load in the background (their runners start in their sandboxes); the dispatcher
@@ -115,49 +81,28 @@ async function main(): Promise<void> {
   // Not ready for traffic until every enabled channel is loaded or rejected: webhooks sent here
   // meanwhile would be answered 404 or 503. A runner stuck starting holds it at most its own limit.
   services.readiness.holdUntil('channels', discovered, config.BOT_SANDBOX_START_TIMEOUT_MS);
-  const dispatching = discovered.then(() =>
-    stopping
-      ? undefined
-      : Dispatcher.start({
-          db,
-          processor: services.inboundEvents,
-          concurrency: config.BOT_DISPATCH_CONCURRENCY,
-          pollIntervalMs: config.BOT_DISPATCH_POLL_INTERVAL_MS,
-          leaseMs: config.BOT_DISPATCH_LEASE_MS,
-          countClaim: (trigger) => services.metrics.eventClaims.inc({ trigger }),
-          logger,
-        }),
-  );
-  dispatching.catch((error: unknown) => {
-    logger.fatal({ err: error }, 'the dispatcher could not start; stopping');
-    process.kill(process.pid, 'SIGTERM');
-  });
-  // Closed in reverse: HTTP first (requests in flight finish), then the inbox flushes, then
-  // the events in flight finish; events not claimed stay queued for the next start or another instance.
-  closers.unshift(async () => {
+  // Stopping lets the events in flight finish; events not claimed stay queued for the next start or another instance.
+  // Wrapped: `start` would otherwise wait for the dispatcher, which waits for the discovery.
+  await life.start('dispatcher', () => ({ dispatching: startDispatcherAfter(discovered, () => stopping, services, config, logger) }), async ({ dispatching }) => {
     stopping = true;
     const dispatcher = await dispatching.catch(() => undefined);
     await dispatcher?.stop();
   });
-  closers.unshift(() => services.inbox.close());
+  await life.start('inbox', () => services.inbox, (inbox) => inbox.close());
   const app = buildApp(services, { authSecret: secrets.authSecret, maxBodyBytes: config.BOT_HTTP_MAX_BODY_BYTES,
     trustProxy: config.BOT_HTTP_TRUST_PROXY,
     publicUrl: config.BOT_PUBLIC_URL,
     webhookMaxBodyBytes: config.BOT_WEBHOOK_MAX_BODY_BYTES,
     metricsToken: config.BOT_METRICS_TOKEN,
   });
-  const server = await listen(app.callback(), config.PORT, config.HOST);
-  closers.unshift(() => closeServer(server));
-  // Closed before the server: open sockets would keep it from closing.
-  const sockets = createWebSocketGateway(services);
-  sockets.attach(server);
-  closers.unshift(() => sockets.close());
+  // Requests in flight finish when HTTP stops.
+  const server = await life.start('http server', () => listen(app.callback(), config.PORT, config.HOST), closeServer);
+  // Stopped before the server: open sockets would keep it from closing.
+  await life.start('websockets', () => attachWebSockets(services, server), (sockets) => sockets.close());
   for (const target of [EXPIRED_MEMORY_RECORDS, oldWebChatReplies(config.BOT_WEB_CHAT_REPLY_RETENTION_MS)]) {
-    const sweeper = startSweeper(db, config, logger, target);
-    closers.unshift(() => sweeper.close());
+    await life.start(`${target.name} sweeper`, () => startSweeper(db, config, logger, target), (sweeper) => sweeper.close());
   }
-  services.inboundFileSweeper.start();
-  closers.unshift(() => services.inboundFileSweeper.close());
+  await life.start('inbound file sweeper', () => services.inboundFileSweeper.start(), () => services.inboundFileSweeper.close());
 
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -172,6 +117,75 @@ async function main(): Promise<void> {
       .catch((error: unknown) => logger.warn({ err: error }, 'the sample source could not be seeded; the other examples work'))
       .then(() => stopping || printReadyLinks(publicUrl, chatSourceRef));
   }
+}
+
+/** What the services are built with: the configured values, the resolved secrets, and the port once listening. */
+function serviceOptions(config: Config, { db, logger, secrets, listeningPort }: { db: Knex; logger: Logger; secrets: Awaited<ReturnType<typeof resolveSecrets>>; listeningPort: () => number }): ServiceOptions {
+  return {
+    db,
+    logger,
+    processMetrics: true,
+    channels: {
+      appRoot: config.BOT_APP_ROOT,
+      sandbox: sandboxSettingsFrom(config),
+    },
+    channelPackages: {
+      storeDir: config.BOT_CHANNEL_STORE_DIR,
+      policy: config.BOT_CHANNEL_INSTALL,
+      rules: installRulesFrom(config),
+      declarative: config.BOT_CHANNELS_FILE !== undefined,
+      registry: { url: config.BOT_CHANNEL_REGISTRY, ...(config.BOT_CHANNEL_REGISTRY_TOKEN === undefined ? {} : { token: config.BOT_CHANNEL_REGISTRY_TOKEN }) },
+    },
+    attachments: {
+      dir: `${config.BOT_DATA_DIR}/attachments`,
+      secret: secrets.downloadSecret,
+      tokenTtlMs: config.BOT_DOWNLOAD_TOKEN_TTL_MS,
+      // Known once listening (PORT may be 0); links are only asked for after that.
+      publicBaseUrl: () => config.BOT_PUBLIC_URL ?? `http://${config.HOST}:${listeningPort()}`,
+    },
+    inboundFiles: inboundFileLimitsFrom(config),
+    webChat: { sessionSecret: secrets.webSessionSecret },
+    // The port as it listens (PORT may be 0): plugins' fetch must not reach the host itself.
+    egress: { limits: egressLimitsFrom(config), self: egressSelfFrom(config, listeningPort) },
+    workflows: {
+      models: createModelResolver({ config, namedApiKeys: readNamedApiKeys(process.env) }),
+      expressionTimeoutMs: config.BOT_WORKFLOW_EXPRESSION_TIMEOUT_MS,
+      threadInactivityMs: config.BOT_THREAD_INACTIVITY_MS,
+      dispatchMaxAttempts: config.BOT_DISPATCH_MAX_ATTEMPTS,
+      dispatchLeaseMs: config.BOT_DISPATCH_LEASE_MS,
+    },
+  };
+}
+
+function attachWebSockets(services: Services, server: Server): ReturnType<typeof createWebSocketGateway> {
+  const sockets = createWebSocketGateway(services);
+  sockets.attach(server);
+  return sockets;
+}
+
+/**
+ * Starts the dispatcher once `discovered` settles, unless the host is stopping by then; in the
+ * background, so the host serves meanwhile. A dispatcher that cannot start stops the host.
+ */
+function startDispatcherAfter(discovered: Promise<unknown>, stopping: () => boolean, services: Services, config: Config, logger: Logger): Promise<Dispatcher | undefined> {
+  const dispatching = discovered.then(() =>
+    stopping()
+      ? undefined
+      : Dispatcher.start({
+          db: services.db,
+          processor: services.inboundEvents,
+          concurrency: config.BOT_DISPATCH_CONCURRENCY,
+          pollIntervalMs: config.BOT_DISPATCH_POLL_INTERVAL_MS,
+          leaseMs: config.BOT_DISPATCH_LEASE_MS,
+          countClaim: (trigger) => services.metrics.eventClaims.inc({ trigger }),
+          logger,
+        }),
+  );
+  dispatching.catch((error: unknown) => {
+    logger.fatal({ err: error }, 'the dispatcher could not start; stopping');
+    process.kill(process.pid, 'SIGTERM');
+  });
+  return dispatching;
 }
 
 /**
@@ -230,10 +244,6 @@ function readConfigOrExit(): Config {
   }
 }
 
-/**
- * The data directory holds the cluster and the generated secrets: it is made private first (as
- * root, passable by the cluster's own account, which must reach its data inside it).
- */
 /** Sweeps `target` on the memory sweep's interval and batch settings, one instance at a time. */
 function startSweeper(db: Knex, config: Config, logger: Logger, target: SweepTarget): TtlSweeper {
   const sweeper = new TtlSweeper(db, {
@@ -257,12 +267,12 @@ function closeServer(server: Server): Promise<void> {
 }
 
 /**
- * The first SIGINT/SIGTERM closes everything in reverse start order (HTTP, sweeper, database
- * pool, embedded PostgreSQL) and exits 0; another one later exits at once. Under `npm start` a
- * terminal's Ctrl-C arrives twice, from the terminal and relayed by npm: a repeat within
+ * The first SIGINT/SIGTERM stops the host's parts in reverse start order (HTTP first, the
+ * database last) and exits 0; another one later exits at once. Under `npm start` a terminal's
+ * Ctrl-C arrives twice, from the terminal and relayed by npm: a repeat within
  * REPEATED_SIGNAL_MS is that same request, not an impatient second one.
  */
-function installShutdown(logger: Logger, closers: Closer[]): void {
+function installShutdown(logger: Logger, life: HostLife): void {
   let stoppingSince: number | undefined;
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stoppingSince !== undefined) {
@@ -270,11 +280,8 @@ function installShutdown(logger: Logger, closers: Closer[]): void {
       return;
     }
     stoppingSince = Date.now();
-    logger.info({ signal }, 'shutting down');
-    // A copy: start-up may still be adding closers at the front while these run.
-    for (const close of [...closers]) {
-      await close().catch((error: unknown) => logger.error({ err: error }, 'error while shutting down'));
-    }
+    logger.info({ signal, order: life.stopOrder() }, 'shutting down');
+    await life.stop();
     logger.info('bot host stopped');
     logger.flush();
     process.exit(0);
