@@ -46,7 +46,7 @@ const MAX_ANNOUNCED_IDS = 10_000;
 const MAX_RETRY_TIMES = 1_000;
 
 /**
- * The conversation dispatcher (DESIGN §2, §7 steps 4–5): claims inbound events straight from the
+ * The conversation dispatcher: claims inbound events straight from the
  * inbox and runs them, at most `concurrency` at once, at most one per conversation across all
  * instances, each conversation in arrival order.
  *

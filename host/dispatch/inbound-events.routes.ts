@@ -39,7 +39,7 @@ interface InboundEventRow {
   received_at: Date;
 }
 
-/** The inbox as admins see it (DESIGN §10): every event with its status; dead letters can be retried. */
+/** The inbox as admins see it: every event with its status; dead letters can be retried. */
 export function inboundEventRoutes({ db }: { db: Knex }): RouteDefinition[] {
   return [
     defineRoute({

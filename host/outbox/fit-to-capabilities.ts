@@ -1,6 +1,6 @@
 import type { StdOutgoingMessageEnvelope } from '@bot-ai/api';
 
-/** What the outbox needs of a channel's capabilities (SPEC "Channel"). */
+/** What the outbox needs of a channel's capabilities (what its description declares it can send). */
 export interface SendCapabilities {
   quickReply?: boolean;
   buttons?: boolean;

@@ -7,7 +7,7 @@ export interface SampleEventInput {
 }
 
 /**
- * One webhook body in the sample platform's format (DESIGN §6) and its `X-Bot-Signature`: the
+ * One webhook body in the sample platform's format (plugins/bot-channel-sample/README.md) and its `X-Bot-Signature`: the
  * hex HMAC-SHA256 of exactly these bytes, keyed by the source's webhook secret.
  * @example const { body, signature } = signedSampleEvent({ text: 'hi', from: 'user-1', name: 'Ada' }, secret);
  */

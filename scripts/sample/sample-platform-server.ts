@@ -17,7 +17,7 @@ interface SampleSend {
 }
 
 /**
- * A stand-in for the sample platform's send API (DESIGN §6): `POST …/messages` with a JSON body
+ * A stand-in for the sample platform's send API: `POST …/messages` with a JSON body
  * `{ recipient: { id }, message: { text, quick_replies? } }` answers `{ "id": "<message id>" }`
  * and prints `reply to <recipient>: <text>`. Any path prefix is accepted, so a source whose
  * `api_url` has one (`…/api`) still lands here.

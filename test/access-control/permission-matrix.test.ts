@@ -9,7 +9,7 @@ import { operationsOf, urlFor, type Operation } from './openapi-operations.ts';
 import { expectedVerdict, loadRoleTable, verdictOf } from './verdicts.ts';
 
 /**
- * The operations of the document that anyone may call (DESIGN §10). Short on purpose: a new
+ * The operations of the document that anyone may call. Short on purpose: a new
  * route without `x-permission` is either added here, knowingly, or fails this file.
  */
 const PUBLIC_OPERATIONS = ['GET /health/live', 'GET /health/ready', 'POST /api/auth/login', 'GET /api/openapi.json'];

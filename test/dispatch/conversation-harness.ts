@@ -13,7 +13,7 @@ const SANDBOX = { callTimeoutMs: 5_000, maxHeapMb: 96, maxThreads: 2, maxQueue: 
 export const WEBHOOK_SECRET = 'whsec-conversations';
 export const PLATFORM_KEY = 'platform-api-key';
 
-/** A sample-platform message event from `sender` (DESIGN §6 payload). */
+/** A sample-platform message event from `sender` (the payload plugins/bot-channel-sample/README.md describes). */
 export function sampleEvent(id: string, sender: string, text: string): Record<string, unknown> {
   return { id, timestamp: 1763800000000, sender: { id: sender, first_name: sender.toUpperCase() }, recipient: { id: 'bot-1' }, message: { text } };
 }

@@ -1,6 +1,6 @@
 /**
- * Memory schemas and values generated at random, against ajv's verdict (issue 6, item 3). For a
- * random definition schema within the rules (SPEC "Memory definition", README "Memory
+ * Memory schemas and values generated at random, against ajv's verdict. For a
+ * random definition schema within the rules (README "Memory
  * definitions"), the API must create the definition; then random values, some built to match and
  * some not, are written through the record store and through `update_memory` in a test run. The
  * host must accept exactly the values a fresh ajv (the options of the host's

@@ -1,5 +1,5 @@
 /**
- * DESIGN 5a.5: CPU a plugin burns between calls (a timer left spinning after its decode
+ * CPU a plugin burns between calls (a timer left spinning after its decode
  * answered) ends only its own runner: the watchdog kills a runner burning more than
  * `maxIdleCpuPercent` of a core with no call in flight, look after look, and the host restarts it.
  */

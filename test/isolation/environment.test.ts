@@ -1,5 +1,5 @@
 /**
- * DESIGN 5a.2: plugin code sees none of the host's environment, and never holds root.
+ * Plugin code sees none of the host's environment, and never holds root.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * DESIGN 5a.5, the channels between a runner and its host: plugin code can write raw bytes to
+ * The channels between a runner and its host: plugin code can write raw bytes to
  * any file descriptor of its runner — the fork's IPC channel (fd 3), stdout and stderr — so the
  * host must survive whatever arrives there: a malformed message, a message that never ends, a
  * line that never ends. Each attack runs against a host in a child process (child-host.ts),

@@ -1,5 +1,5 @@
 /**
- * Shared by the isolation tests (DESIGN 5a): the hostile channel and its innocent bystander, each
+ * Shared by the isolation tests (docs/plugin-isolation.md): the hostile channel and its innocent bystander, each
  * started in its own runner as the host starts a package channel, and one webhook per attack.
  * The hostile decode performs the attack its body names and answers with one event whose text
  * is the outcome: `{ ok: true, value }` when the attack got through, `{ ok: false, code }` when

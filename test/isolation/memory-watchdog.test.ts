@@ -1,5 +1,5 @@
 /**
- * DESIGN 5a.5: memory a plugin holds outside the JS heap (Buffers), which no heap limit sees,
+ * Memory a plugin holds outside the JS heap (Buffers), which no heap limit sees,
  * ends only its own runner: the host's watchdog counts the runner's whole process tree and kills
  * it past `maxRssMb`, answers 503 meanwhile, and restarts it.
  */

@@ -1,5 +1,5 @@
 /**
- * DESIGN 5a.3: a plugin opens no network connection of its own — not to a listener of the host's
+ * A plugin opens no network connection of its own — not to a listener of the host's
  * machine, not to its PostgreSQL, not by UDP, not to an abstract Unix socket. (Its only way out
  * is the SDK's egress client, which the host performs and checks.)
  */

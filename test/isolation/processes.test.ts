@@ -1,5 +1,5 @@
 /**
- * DESIGN 5a.4: a plugin starts no process, loads no native code, opens no debugger, and runs no
+ * A plugin starts no process, loads no native code, opens no debugger, and runs no
  * code outside its runner. A thread it starts itself is held by the same walls.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * DESIGN 5a.1 and 5a.2: a sandboxed plugin reads only its own package and the modules it
+ * A sandboxed plugin reads only its own package and the modules it
  * resolves — no host source, no data directory, no other plugin, no system secret, and no
  * process information of the host (its environment above all).
  */

@@ -1,5 +1,5 @@
 /**
- * DESIGN 5a, where bubblewrap cannot run: the runner is a separate process with Node's
+ * Where bubblewrap cannot run: the runner is a separate process with Node's
  * permission model and, as the host is root here, a uid/gid of its own. Diagnostics say
  * `reduced` and why; BOT_ISOLATION=strict refuses to start the channel instead. The permission model must still
  * refuse reads outside the package, the network and child processes.

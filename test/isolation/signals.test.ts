@@ -1,5 +1,5 @@
 /**
- * DESIGN 5a.5: a plugin signals no process of the host's machine — not the host, not another
+ * A plugin signals no process of the host's machine — not the host, not another
  * process — and a plugin that kills its own runner ends only that runner, which the host
  * restarts with backoff.
  */

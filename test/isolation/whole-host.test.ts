@@ -1,5 +1,5 @@
 /**
- * DESIGN 5a.5 through the whole host: while a hostile channel kills its own runner or hoards
+ * Through the whole host: while a hostile channel kills its own runner or hoards
  * memory outside its heap, the host answers that channel's webhooks 503 until its runner is
  * restarted, shows the runner's restarts and last exit in diagnostics, and keeps serving every
  * other channel.

@@ -1,5 +1,5 @@
 /**
- * DESIGN 5a.1: a plugin writes no file — not into its own package, another plugin's, the host's
+ * A plugin writes no file — not into its own package, another plugin's, the host's
  * source or the host's /tmp. What it may seem to write inside its sandbox's own empty folders
  * never reaches the host's, and is gone with the runner.
  */

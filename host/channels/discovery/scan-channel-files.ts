@@ -4,7 +4,7 @@ import { glob } from 'glob';
 
 export type ChannelOrigin = 'builtin' | 'package' | 'local';
 
-/** Where channels are found, relative to the app root (SPEC "Discovery and packaging"). */
+/** Where channels are found, relative to the app root; docs/channels.md says how a channel is packaged for each. */
 export const CHANNEL_PATTERNS: readonly { pattern: string; origin: ChannelOrigin }[] = [
   { pattern: 'node_modules/@bot-ai/api/dist/extensions/channels/**/*.channel.js', origin: 'builtin' },
   { pattern: 'node_modules/bot-channel-*/**/*.channel.js', origin: 'package' },

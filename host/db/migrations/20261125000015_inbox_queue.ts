@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The inbox becomes the dispatcher's queue (DESIGN §2): events are claimed straight from
+ * The inbox becomes the dispatcher's queue: events are claimed straight from
  * `inbound_events`, one conversation's events in arrival order, so graphile-worker's jobs, the
  * leases on its workers and the holds that patched its ordering go.
  *

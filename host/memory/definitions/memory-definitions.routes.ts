@@ -46,7 +46,7 @@ const slugCheckQuery = z
   .refine((query) => (query.name === undefined) !== (query.slug === undefined), 'Give exactly one of name or slug');
 const slugCheckResult = z.object({ slug: z.string(), valid: z.boolean(), available: z.boolean() });
 
-/** The admin API for memory definitions (DESIGN §10). */
+/** The admin API for memory definitions. */
 export function memoryDefinitionRoutes({ definitions }: { definitions: MemoryDefinitionStore }): RouteDefinition[] {
   return [
     defineRoute({

@@ -36,7 +36,7 @@ export interface AiCallResult {
 
 /**
  * The part every AI action shares: resolves the task's model, builds the system text (the
- * task's `system` and the Working Memory block, DESIGN §8), offers `update_memory` for the
+ * task's `system` and the Working Memory block), offers `update_memory` for the
  * task's bound slugs plus any other tools, runs the AI SDK's tool loop under the run's abort
  * signal, fails when a tool failed while running (see `toolFailure`), and maps failures to
  * coded errors. `read` runs inside, so errors raised while reading
@@ -78,7 +78,7 @@ export async function runAiCall<T>(
 }
 
 /**
- * The task's `system`, a blank line, the Working Memory block (DESIGN §8); undefined when both are
+ * The task's `system`, a blank line, the Working Memory block; undefined when both are
  * empty. Trailing whitespace of `system` goes (a YAML `|` block ends with a newline), so the
  * blank line is exactly one.
  */

@@ -23,7 +23,7 @@ export interface OpenedRunMemory extends RunMemory {
 }
 
 /**
- * Opens a run's memory (DESIGN §8) with one statement: the definitions of the document's
+ * Opens a run's memory with one statement: the definitions of the document's
  * `kind: memory` defs, bound by name (see {@link bindMemoryDefs}), and `run.context.memory`:
  * global definitions always, workflow, thread and run ones only when a `kind: memory` def
  * declares them, each for the run's owner and its workflow, thread or run.

@@ -1,7 +1,7 @@
 import type { BoundMemoryDefinition } from '../runtime/action.ts';
 
 /**
- * The `# Working Memory` block of an AI task (DESIGN §8): a `## <definition name>` section per
+ * The `# Working Memory` block of an AI task, what the model is told it knows: a `## <definition name>` section per
  * bound definition that has a value, in binding order, then `- <label>: <value>` per field in
  * the order of the stored schema's properties (label = the property's `title`, else its name). Strings are written as they are,
  * everything else as JSON; fields without a value are left out. A definition without a value

@@ -56,8 +56,8 @@ export type BoundMemoryDefinition = Pick<MemoryDefinition, 'id' | 'name' | 'slug
 /** Memory of the run's owner, in the run's scopes (workflow, thread, run). */
 export interface RunMemory {
   /**
-   * Writes complete values by slug, all or none (DESIGN §8: slug names checked first, then the
-   * store checks each slug is known and the value matches its schema), then refreshes
+   * Writes complete values by slug, all or none (slug names checked first, then the store checks
+   * each slug is known and the value matches its schema, so a bad write changes nothing), then refreshes
    * `run.context.memory`. Rejects with the store's coded error; nothing is written then.
    */
   update(values: Record<string, unknown>): Promise<void>;

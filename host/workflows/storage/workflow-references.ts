@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 
 /**
- * The names of the workflows whose current version binds a memory definition (DESIGN §8: such a
- * definition keeps its slug and cannot be deleted). Older versions do not count: they are
+ * The names of the workflows whose current version binds a memory definition: such a definition
+ * keeps its slug and cannot be deleted, since the workflow's expressions read it by that slug. Older versions do not count: they are
  * history, and a save that drops the binding releases the definition.
  */
 export async function workflowsBindingDefinition(db: Knex, definitionId: string): Promise<string[]> {
