@@ -4,7 +4,7 @@ import { PgListener } from '../db/pg-listener.ts';
 import { isUniqueViolationOf } from '../errors/postgres-errors.ts';
 import { claimConversationHeads, claimInboundEvents, type ClaimResult, type ConversationRef } from './claim-inbound-events.ts';
 import { ONE_RUNNING_PER_CONVERSATION, type ClaimedEvent } from './claimed-event.ts';
-import { INBOX_CHANNEL, readInboxNotice } from './inbox-notice.ts';
+import { INBOX_CHANNEL, readInboxNotice } from '../inbox/inbox-notice.ts';
 import type { ProcessResult } from './inbound-event-processor.ts';
 
 /**

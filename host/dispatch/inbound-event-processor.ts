@@ -241,18 +241,17 @@ export class InboundEventProcessor {
     if (row.workflow_version === null) return { status: 'skipped', reason: `workflow ${workflowId} does not exist` };
     const document = await this.deps.workflows.versionDocument(workflowId, row.workflow_version);
 
-    const plainSource = { id: source.id, ref: source.ref, settings: source.settings, active: source.active };
     // Not awaited, and first: the run starts at once whatever the indicator does, and the
     // subscriber sees it while the files are fetched and the subscriber is looked up.
-    fireTyping(this.deps.channels, this.deps.logger, { channel: source.channel, event: row.event, source: plainSource, inboundEventId: row.id });
+    fireTyping(this.deps.channels, this.deps.logger, { channel: source.channel, event: row.event, source, inboundEventId: row.id });
     // Before the message is recorded and the workflow sees it: the files are the host's by then.
-    const event = (await this.deps.attachments?.intake(row.event, { inboundEventId: row.id, source: { ...plainSource, channel: source.channel } })) ?? row.event;
+    const event = (await this.deps.attachments?.intake(row.event, { inboundEventId: row.id, source })) ?? row.event;
     const arrival = { sourceId: source.id, senderForeignId: row.sender_foreign_id, inboundEventId: row.id, message: event.message };
     let entered = await this.deps.conversations.enter(arrival);
     if (!entered) {
       // A new sender: the channel describes them (in its sandbox) once, then the event enters.
       await this.deps.subscribers.findOrCreate(source.id, row.sender_foreign_id, () =>
-        this.deps.channels.call(source.channel, (sandbox) => sandbox.subscriberData(event, plainSource)),
+        this.deps.channels.call(source.channel, (sandbox) => sandbox.subscriberData(event, source)),
       );
       entered = await this.deps.conversations.enter(arrival);
       if (!entered) throw new RunFailedError('BOT_ERR_INBOUND_EVENT_BUSY', 'The new subscriber was deleted at once; trying again later');
@@ -275,7 +274,7 @@ export class InboundEventProcessor {
         source: { id: source.id, name: source.name, channel: source.channel },
       },
       outboxFor: (position, run) =>
-        new LiveOutbox({ ...this.deps.outbox, records: this.#outboxRecords, retryAfterMaxMs: this.#retryAfterMaxMs }, { runId: run.runId, inboundEventId: row.id, event, source: { ...plainSource, channel: source.channel }, threadId, position }),
+        new LiveOutbox({ ...this.deps.outbox, records: this.#outboxRecords, retryAfterMaxMs: this.#retryAfterMaxMs }, { runId: run.runId, inboundEventId: row.id, event, source, threadId, position }),
       history: { recent: (limit) => this.deps.history.recent(threadId, limit) },
       deferEnd: true,
     });

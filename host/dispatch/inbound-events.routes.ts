@@ -4,7 +4,7 @@ import { fetchSortedPage, isUuid, whereUuid } from '../db/fetch-sorted-page.ts';
 import { AppError } from '../errors/app-error.ts';
 import { listQuerySchema, pageSchema } from '../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
-import { INBOX_CHANNEL } from './inbox-notice.ts';
+import { INBOX_CHANNEL } from '../inbox/inbox-notice.ts';
 
 const TAG = 'inbound-events';
 const STATUSES = ['queued', 'running', 'done', 'skipped', 'failed'] as const;

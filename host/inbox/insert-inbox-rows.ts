@@ -1,6 +1,6 @@
 import type { PlainInboundEvent } from '@bot-ai/api';
 import type { Knex } from 'knex';
-import { INBOX_CHANNEL, MAX_ANNOUNCED_EVENTS } from '../dispatch/inbox-notice.ts';
+import { INBOX_CHANNEL, MAX_ANNOUNCED_EVENTS } from './inbox-notice.ts';
 
 /** One request's decoded events, stamped with the time they were received. */
 export interface ReceivedCommit {

@@ -109,7 +109,7 @@ export class LiveOutbox implements RunOutbox {
   async #attempt(id: string, sendKey: string, envelope: StdOutgoingMessageEnvelope): Promise<string | undefined> {
     const { event, source } = this.target;
     const { mid } = await this.deps.channels.call(source.channel, (sandbox) =>
-      sandbox.send(event, { id: source.id, ref: source.ref, settings: source.settings, active: source.active }, envelope, { idempotencyKey: sendKey }),
+      sandbox.send(event, source, envelope, { idempotencyKey: sendKey }),
     );
     this.#sent.push({ id, mid, sentAt: this.deps.now(), runId: this.target.runId, threadId: this.target.threadId, envelope });
     return mid;

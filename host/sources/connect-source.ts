@@ -34,11 +34,10 @@ export async function connectSource(deps: ConnectSourceDeps, id: string, baseUrl
   if (!description) throw unavailable(row.channel);
   if (description.kind !== 'http' || description.connectable !== true) throw unsupported(row.channel);
   const { webhookUrl } = sourceLinks(row, description.kind, baseUrl);
-  const source = { id: row.id, ref: row.ref, settings: row.settings, active: row.active };
   const keys = secretKeysOf(description.settingsJsonSchema);
   let result: ConnectResult;
   try {
-    result = await deps.channels.call(row.channel, (sandbox) => sandbox.connect(source, { webhookUrl: webhookUrl! }));
+    result = await deps.channels.call(row.channel, (sandbox) => sandbox.connect(row, { webhookUrl: webhookUrl! }));
   } catch (error) {
     throw connectFailure(error, row, keys);
   }

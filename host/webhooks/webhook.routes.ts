@@ -55,15 +55,14 @@ async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
   if (deps.channels.get(source.channel)?.description.kind === 'websocket') throw notAccepted(ctx);
   if (!deps.channels.running(source.channel)) throw unavailable();
   const request = toPlainWebhookRequest(ctx, await readRawBody(ctx, deps.maxBodyBytes));
-  const plainSource = { id: source.id, ref: source.ref, settings: source.settings, active: source.active };
   const channel = source.channel;
   if (ctx.method === 'GET') {
-    return replay(ctx, await callChannel(ctx, () => deps.channels.call(channel, (sandbox) => sandbox.verifyWebhook(request, plainSource))));
+    return replay(ctx, await callChannel(ctx, () => deps.channels.call(channel, (sandbox) => sandbox.verifyWebhook(request, source))));
   }
   const stopTimer = deps.ackTimer?.startTimer({ channel });
   let outcome = 'failed';
   try {
-    const result = await callChannel(ctx, () => deps.channels.call(channel, (sandbox) => sandbox.receiveWebhook(request, plainSource)));
+    const result = await callChannel(ctx, () => deps.channels.call(channel, (sandbox) => sandbox.receiveWebhook(request, source)));
     if (!WEBHOOK_OUTCOMES.has(result.outcome)) throw new AppError('BOT_ERR_INTERNAL', 'Channel call failed: BOT_ERR_PLUGIN_INVALID_RESULT');
     outcome = result.outcome;
     if (result.outcome === 'rejected') throw new AppError('BOT_ERR_WEBHOOK_SIGNATURE_REJECTED', 'Signature rejected');

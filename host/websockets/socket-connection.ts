@@ -97,10 +97,9 @@ export class SocketConnection {
     if (!parsed) return this.#error('BOT_ERR_WS_FRAME_MALFORMED', 'The frame is not valid JSON');
     if (!(await this.#refreshSource())) return;
     const source = this.#source;
-    const plainSource = { id: source.id, ref: source.ref, settings: source.settings, active: source.active };
     let result;
     try {
-      result = await this.#deps.channels.call(source.channel, (sandbox) => sandbox.receiveFrame({ sessionId, data: text }, plainSource));
+      result = await this.#deps.channels.call(source.channel, (sandbox) => sandbox.receiveFrame({ sessionId, data: text }, source));
     } catch (error) {
       this.#deps.logger.warn({ err: error, code: errorCode(error), source: source.ref }, 'the channel could not decode a frame');
       return this.#error('BOT_ERR_WS_UNAVAILABLE', 'The channel is unavailable; send the frame again later', parsed.id);

@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import { claimInboundEvents } from '../../host/dispatch/claim-inbound-events.ts';
 import type { ClaimedEvent } from '../../host/dispatch/claimed-event.ts';
-import { INBOX_CHANNEL } from '../../host/dispatch/inbox-notice.ts';
+import { INBOX_CHANNEL } from '../../host/inbox/inbox-notice.ts';
 import type { ProcessResult } from '../../host/dispatch/inbound-event-processor.ts';
 
 /** A lease no claim in a test reaches unless the test ages it on purpose. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import pg from 'pg';
 import { claimConversationHeads } from '../../../host/dispatch/claim-inbound-events.ts';
-import { INBOX_CHANNEL, MAX_ANNOUNCED_EVENTS, readInboxNotice } from '../../../host/dispatch/inbox-notice.ts';
+import { INBOX_CHANNEL, MAX_ANNOUNCED_EVENTS, readInboxNotice } from '../../../host/inbox/inbox-notice.ts';
 import { insertInboxRows } from '../../../host/inbox/insert-inbox-rows.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.ts';
 import { insertSource, queueEvents } from './queued-events.ts';
