@@ -74,15 +74,8 @@ const CLAIM_HEADS = new PreparedStatement<{ events: ClaimedEvent[] }>(
      UNION
      SELECT w.source_id, w.conversation FROM jsonb_to_recordset(?::jsonb) AS w(source_id uuid, conversation text)
    ), heads AS (
-     SELECT head.id, head.seq FROM wanted
-     CROSS JOIN LATERAL (
-       SELECT e.id, e.seq, e.status, e.retry_at FROM inbound_events AS e
-       WHERE e.status IN ('queued', 'running') AND e.source_id = wanted.source_id AND ${CONVERSATION_KEY('e')} = wanted.conversation
-       ORDER BY e.seq LIMIT 1
-     ) AS head
-     WHERE head.status = 'queued' AND (head.retry_at IS NULL OR head.retry_at <= now())
-       AND NOT EXISTS (SELECT 1 FROM inbound_events AS r
-         WHERE r.status = 'running' AND r.source_id = wanted.source_id AND ${CONVERSATION_KEY('r')} = wanted.conversation)
+     -- The rule lives in bot_claimable_event; a claim in flight is not taken over here (NULL), the walk does that.
+     SELECT claimable.id FROM wanted CROSS JOIN LATERAL bot_claimable_event(wanted.source_id, wanted.conversation, NULL::timestamptz, NULL::uuid) AS claimable
    ), locked AS (
      SELECT e.id FROM inbound_events AS e
      WHERE e.id IN (SELECT id FROM heads) AND e.status = 'queued'
@@ -94,8 +87,9 @@ const CLAIM_HEADS = new PreparedStatement<{ events: ClaimedEvent[] }>(
 
 /**
  * Claims, for up to `limit` free slots, the next event of each conversation named: those of the
- * events a notice announced, and those a finished event released. Each conversation's oldest
- * unfinished event is claimed when it is queued and due and nothing of the conversation runs.
+ * events a notice announced, and those a finished event released. Each conversation's next event
+ * is the one bot_claimable_event allows: its oldest unfinished event, queued and due, with nothing
+ * of the conversation running.
  * A few index probes per conversation instead of the walk over every unfinished conversation
  * `claimInboundEvents` takes (`npm run bench -- e2e` at 200 messages/s: that walk was the
  * dispatcher's costliest statement, one per message). Fairness is not at stake: a dispatcher

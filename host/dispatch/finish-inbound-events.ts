@@ -31,10 +31,10 @@ export interface FinishResult {
  * Records outcomes of the attempts that end at the same moment in one statement (see
  * BatchedStatement), with the ends of their runs (so a run's end costs no round trip of its
  * own; it is written even when the attempt lost its claim, see RUN_END_CTES), and hands each finished conversation's next event on to the instance that
- * finished it: the oldest unfinished event of the conversation, when it is queued and due and
- * nothing else of the conversation runs (a later event left running by a dead instance is taken
- * over by a claim instead, first). The statement still sees the finished event as running
- * (one snapshot), so it is left out by id. An event left to wait for its retry hands nothing on:
+ * finished it: the event bot_claimable_event allows, the oldest unfinished event of the
+ * conversation when it is queued and due and nothing else of the conversation runs (a later
+ * event left running by a dead instance is taken over by a claim instead, first). The statement
+ * still sees the finished event as running (one snapshot), so the rule is told to look past it. An event left to wait for its retry hands nothing on:
  * it is still its conversation's oldest unfinished event, so the later ones wait behind it.
  * An event committed while this statement ran is not seen here; its NOTIFY wakes a claim instead
  * (see Dispatcher).
@@ -53,17 +53,10 @@ export function finishInboundEvents(db: Knex): BatchedStatement<EventOutcome, Fi
             FROM x WHERE e.id = x.id AND e.claim_token = x.claim_token AND e.id = ANY(ARRAY(SELECT id FROM x))
             RETURNING e.id, e.status, e.source_id, ${conversation} AS conversation, x.handoff
           ), successors AS (
-            SELECT f.id AS after_id, n.id FROM finished AS f
-            CROSS JOIN LATERAL (
-              SELECT e.id, e.status, e.retry_at FROM inbound_events AS e
-              WHERE e.status IN ('queued', 'running') AND e.source_id = f.source_id
-                AND ${conversation} = f.conversation AND e.id <> f.id
-              ORDER BY e.seq LIMIT 1
-            ) AS n
+            -- The rule lives in bot_claimable_event; it looks past the finished event, which this snapshot still sees running.
+            SELECT f.id AS after_id, next.id FROM finished AS f
+            CROSS JOIN LATERAL bot_claimable_event(f.source_id, f.conversation, NULL::timestamptz, f.id) AS next
             WHERE f.handoff AND f.status <> 'queued'
-              AND n.status = 'queued' AND (n.retry_at IS NULL OR n.retry_at <= now())
-              AND NOT EXISTS (SELECT 1 FROM inbound_events AS e
-                WHERE e.status = 'running' AND e.source_id = f.source_id AND ${conversation} = f.conversation AND e.id <> f.id)
           ), locked AS (
             SELECT e.id FROM inbound_events AS e
             WHERE e.id IN (SELECT id FROM successors) AND e.status = 'queued'

@@ -69,7 +69,7 @@ export async function down(knex: Knex): Promise<void> {
  * cursor for the next call (NULL once its walk went all the way round) and `more`, true when the
  * walk stopped at `p_budget` index steps with sources not yet all walked (call again soon).
  */
-const PICK_FUNCTION = `
+export const PICK_FUNCTION = `
 CREATE FUNCTION bot_pick_inbound_events(p_limit integer, p_lease_secs double precision, p_after_source uuid, p_cursors jsonb, p_budget integer)
 RETURNS TABLE (id uuid, source_id uuid, conversation text, more boolean)
 LANGUAGE plpgsql STABLE AS $pick$
