@@ -1,18 +1,14 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { Authenticator } from './auth/authenticator.ts';
-import { loginPage } from './auth/login-page.ts';
 import type { AppState } from './http/app-state.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { mountRoutes } from './http/mount-routes.ts';
 import { requestContext } from './http/request-context.ts';
 import { buildRoutes } from './routes.ts';
-import { mountWebhookRoutes } from './webhooks/webhook.routes.ts';
-import { mountAttachmentDownloadRoute } from './attachments/attachment-download.routes.ts';
 import type { Services } from './services.ts';
-import { mountChatPageRoute } from './web-chat/chat-page.routes.ts';
 import { serveAdmin } from './http/serve-admin.ts';
-import { mountMetricsRoute, recordHttpMetrics } from './metrics/metrics-route.ts';
+import { recordHttpMetrics } from './metrics/metrics-route.ts';
 
 export interface AppOptions {
   authSecret: string;
@@ -34,22 +30,13 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
   // Errors are answered by errorMiddleware and logged there; Koa's default handler would log twice.
   app.silent = true;
   const router = new Router<AppState>();
-  mountRoutes(router, buildRoutes(services, { authSecret: options.authSecret, publicUrl: options.publicUrl }), {
-    authenticator: new Authenticator(options.authSecret, services.roles),
-    maxBodyBytes: options.maxBodyBytes,
+  const routes = buildRoutes(services, {
+    authSecret: options.authSecret,
+    publicUrl: options.publicUrl,
+    webhookMaxBodyBytes: options.webhookMaxBodyBytes ?? 1024 * 1024,
+    metricsToken: options.metricsToken,
   });
-  router.get('/login', loginPage());
-  mountMetricsRoute(router, { metrics: services.metrics, token: options.metricsToken });
-  mountAttachmentDownloadRoute(router, { sources: services.sources, attachments: services.attachments });
-  mountChatPageRoute(router, { sources: services.sourceCache });
-  mountWebhookRoutes(router, {
-    sources: services.sourceCache,
-    channels: services.channels,
-    inbox: services.inbox,
-    workflows: services.workflows,
-    maxBodyBytes: options.webhookMaxBodyBytes ?? 1024 * 1024,
-    ackTimer: services.metrics.webhookAck,
-  });
+  mountRoutes(router, routes, { authenticator: new Authenticator(options.authSecret, services.roles), maxBodyBytes: options.maxBodyBytes });
   app.use(requestContext(services.logger));
   // Outside errorMiddleware, so a request counts with the status it was answered with.
   app.use(recordHttpMetrics(services.metrics));

@@ -1,7 +1,7 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { AppError } from '../errors/app-error.ts';
-import type { AppState } from '../http/app-state.ts';
+import type { RawRouteDefinition } from '../http/route-definition.ts';
+import { z } from 'zod';
 import type { SourceRow } from '../sources/source.ts';
 import type { AttachmentService } from './attachment-service.ts';
 
@@ -15,12 +15,23 @@ export const ATTACHMENT_DOWNLOAD_PATH = '/api/webhook/:sourceRef/download/:name'
 
 /**
  * `GET /api/webhook/:sourceRef/download/:name?t=<token>`: public (the signed token is the
- * credential), raw bytes, not in OpenAPI. Unknown source → 404; a token that is missing,
+ * credential), raw bytes. Unknown source → 404; a token that is missing,
  * invalid, expired, tampered with or bound to another source or name → 403 with one generic
  * message; then a missing file → 404 (so file names cannot be probed without a token).
  */
-export function mountAttachmentDownloadRoute(router: Router<AppState>, deps: AttachmentDownloadDeps): void {
-  router.get(ATTACHMENT_DOWNLOAD_PATH, (ctx) => download(ctx, deps));
+export function attachmentDownloadRoutes(deps: AttachmentDownloadDeps): RawRouteDefinition[] {
+  return [{
+    method: 'GET', path: ATTACHMENT_DOWNLOAD_PATH, operationId: 'downloadAttachment', tag: 'webhooks', permission: null,
+    summary: 'A file a workflow sent or a subscriber sent, through the signed link the host made for it',
+    params: z.object({ sourceRef: z.string(), name: z.string().describe('The stored file name') }),
+    query: z.object({ t: z.string().describe('The signed download token of the link') }),
+    responses: {
+      200: { description: 'The bytes, as a download', type: 'application/octet-stream' },
+      403: { description: 'The token is missing, invalid, expired, or made for another file' },
+      404: { description: 'No such source, or no such file' },
+    },
+    answer: (ctx) => download(ctx, deps),
+  }];
 }
 
 async function download(ctx: Context, { sources, attachments }: AttachmentDownloadDeps): Promise<void> {

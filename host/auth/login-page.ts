@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { RawRouteDefinition } from '../http/route-definition.ts';
 
 /**
  * The page behind the one-time link `npm start` prints: it reads the code from the URL fragment
@@ -26,11 +26,16 @@ const PAGE = `<!doctype html>
 })();
 </script></body></html>`;
 
-export function loginPage(): Middleware {
-  return (ctx) => {
-    ctx.type = 'html';
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.body = PAGE;
-  };
+export function loginPageRoutes(): RawRouteDefinition[] {
+  return [{
+    method: 'GET', path: '/login', operationId: 'loginPage', tag: 'auth', permission: null,
+    summary: 'The page behind the one-time login link: it redeems the code in the URL fragment and opens the admin panel',
+    responses: { 200: { description: 'The page', type: 'text/html' } },
+    answer(ctx) {
+      ctx.type = 'html';
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Referrer-Policy', 'no-referrer');
+      ctx.body = PAGE;
+    },
+  }];
 }

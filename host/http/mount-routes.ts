@@ -7,16 +7,23 @@ import { findUnstorableText } from '../json/find-unstorable-text.ts';
 import type { AppState } from './app-state.ts';
 import { readFileBody } from './read-file-body.ts';
 import { readJsonBody } from './read-json-body.ts';
-import type { RouteDefinition } from './route-definition.ts';
+import { isRawRoute, type HostRoute, type RouteDefinition } from './route-definition.ts';
 
 export interface MountOptions {
   authenticator: Authenticator;
   maxBodyBytes: number;
 }
 
-/** Registers each route: authenticate, authorise, read and validate input, handle, respond. */
-export function mountRoutes(router: Router<AppState>, routes: RouteDefinition[], options: MountOptions): void {
+/**
+ * Registers each route: authenticate, authorise, read and validate input, handle, respond. A raw
+ * route answers by itself (it is public and reads its own input).
+ */
+export function mountRoutes(router: Router<AppState>, routes: HostRoute[], options: MountOptions): void {
   for (const route of routes) {
+    if (isRawRoute(route)) {
+      router.register(route.path, [route.method], (ctx) => route.answer(ctx));
+      continue;
+    }
     router.register(route.path, [route.method], async (ctx) => {
       const principal = route.permission ? await options.authenticator.authorize(ctx, route.permission) : undefined;
       const params = parseInput(route.params, ctx.params, 'path');

@@ -62,3 +62,41 @@ export function defineRoute<
 >(route: RouteDefinition<P, Q, B, R>): RouteDefinition {
   return route as unknown as RouteDefinition;
 }
+
+/** One answer of a raw route, for the document: a JSON error (the error body), or a body of `type`. */
+export interface RawResponse {
+  description: string;
+  /** The media type of the body; absent for a JSON error body. */
+  type?: string;
+}
+
+/**
+ * A route that writes its own answer instead of JSON through a schema: a platform's webhook (the
+ * channel's answer, replayed), a page, a file, Prometheus text. Always public: each checks a
+ * credential of its own (the platform's signature, a signed link, the metrics token), so no
+ * bearer token is asked for. It sits in the one route list like the others, and the OpenAPI
+ * document describes it from `params`, `query`, `requestBody` and `responses`.
+ */
+export interface RawRouteDefinition {
+  method: HttpMethod;
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  permission: null;
+  /** Path parameters, described only: the handler reads `ctx.params`. */
+  params?: z.ZodType;
+  /** Query parameters, described only. */
+  query?: z.ZodType;
+  /** The body it reads itself (bytes), described only. */
+  requestBody?: { description: string; types: string[] };
+  responses: Record<number, RawResponse>;
+  answer(ctx: Context & { state: AppState }): Promise<void> | void;
+}
+
+/** Every route the host serves: a JSON route (RouteDefinition) or one that answers by itself. */
+export type HostRoute = RouteDefinition | RawRouteDefinition;
+
+export function isRawRoute(route: HostRoute): route is RawRouteDefinition {
+  return 'answer' in route;
+}

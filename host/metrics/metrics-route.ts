@@ -1,22 +1,27 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { AppError } from '../errors/app-error.ts';
 import type { AppState } from '../http/app-state.ts';
+import type { RawRouteDefinition } from '../http/route-definition.ts';
 import type { HostMetrics } from './host-metrics.ts';
 
 /**
  * `GET /metrics`: Prometheus text. With a token set (BOT_METRICS_TOKEN), only a scraper sending
  * it as a Bearer token is answered; the comparison takes the same time whatever it holds.
  */
-export function mountMetricsRoute(router: Router<AppState>, deps: { metrics: HostMetrics; token: string | undefined }): void {
-  router.get('/metrics', async (ctx) => {
-    if (deps.token !== undefined) checkBearer(ctx.get('authorization'), deps.token);
-    const { contentType, body } = await deps.metrics.exposition();
-    ctx.set('Content-Type', contentType);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = body;
-  });
+export function metricsRoutes(deps: { metrics: HostMetrics; token: string | undefined }): RawRouteDefinition[] {
+  return [{
+    method: 'GET', path: '/metrics', operationId: 'metrics', tag: 'health', permission: null,
+    summary: 'Prometheus metrics; with BOT_METRICS_TOKEN set, only for `Authorization: Bearer <that token>`',
+    responses: { 200: { description: 'Prometheus text exposition', type: 'text/plain' }, 401: { description: 'BOT_METRICS_TOKEN is set and the request does not send it' } },
+    async answer(ctx) {
+      if (deps.token !== undefined) checkBearer(ctx.get('authorization'), deps.token);
+      const { contentType, body } = await deps.metrics.exposition();
+      ctx.set('Content-Type', contentType);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = body;
+    },
+  }];
 }
 
 function checkBearer(authorization: string, token: string): void {

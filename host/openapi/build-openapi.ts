@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors/error-codes.ts';
-import type { RouteDefinition } from '../http/route-definition.ts';
+import { isRawRoute, type HostRoute, type RawRouteDefinition, type RouteDefinition } from '../http/route-definition.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -36,11 +36,11 @@ const STATUS_TEXT: Record<number, string> = {
  * The OpenAPI 3.1 document of the given routes, built from the same declarations the router
  * mounts. Each protected operation names its permission in `x-permission`.
  */
-export function buildOpenApi(routes: RouteDefinition[], version: string): JsonSchema {
+export function buildOpenApi(routes: HostRoute[], version: string): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const openApiPath = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    (paths[openApiPath] ??= {})[route.method.toLowerCase()] = operation(route);
+    (paths[openApiPath] ??= {})[route.method.toLowerCase()] = isRawRoute(route) ? rawOperation(route) : operation(route);
   }
   return {
     openapi: '3.1.0',
@@ -62,6 +62,26 @@ function operation(route: RouteDefinition): JsonSchema {
     parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
     ...requestBody(route),
     responses: responses(route),
+  };
+}
+
+/** A route that answers by itself: public, its parameters, the bytes it reads, and its answers by media type. */
+function rawOperation(route: RawRouteDefinition): JsonSchema {
+  const body = route.requestBody;
+  const bytes = { schema: { type: 'string', format: 'binary' } };
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    security: [],
+    parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+    ...(body ? { requestBody: { required: false, description: body.description, content: Object.fromEntries(body.types.map((type) => [type, bytes])) } } : {}),
+    responses: Object.fromEntries(
+      Object.entries(route.responses).map(([status, { description, type }]) => [
+        status,
+        { description, content: type === undefined ? { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } : { [type]: { schema: { type: 'string' } } } },
+      ]),
+    ),
   };
 }
 

@@ -16,7 +16,7 @@ export async function generateSchemaFiles(): Promise<Record<string, string>> {
   const db = createKnex({ url: 'postgres://schema-generation.invalid/none' });
   try {
     const services = createServices({ db, logger: pino({ level: 'silent' }) });
-    const routes = buildRoutes(services, { authSecret: 'schema-generation-only' });
+    const routes = buildRoutes(services, { authSecret: 'schema-generation-only', webhookMaxBodyBytes: 1024 * 1024 });
     return {
       'openapi.json': toFile(buildOpenApi(routes, HOST_VERSION)),
       'memory-definition.schema.json': toFile({

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { AppState } from '../http/app-state.ts';
+import type { RawRouteDefinition } from '../http/route-definition.ts';
+import { z } from 'zod';
 import type { SourceCache } from '../sources/source-cache.ts';
 
 /** The channel whose sources get a chat page: the page renders the built-in `web` channel's frames. */
@@ -21,17 +21,25 @@ export interface ChatPageDeps {
  * build step) that talks to `/api/ws/:sourceRef`. It keeps its session token and transcript in
  * localStorage, so a reload continues the conversation. Only for active `web` sources.
  */
-export function mountChatPageRoute(router: Router<AppState>, deps: ChatPageDeps): void {
-  router.get('/chat/:sourceRef', async (ctx) => {
-    const source = await deps.sources.get(ctx.params.sourceRef!);
-    if (!source || source.channel !== WEB_CHANNEL || !source.active) return notFound(ctx);
-    const settings = source.settings as { title?: unknown; welcome_text?: unknown };
-    const title = typeof settings.title === 'string' && settings.title !== '' ? settings.title : DEFAULT_TITLE;
-    const welcomeText = typeof settings.welcome_text === 'string' ? settings.welcome_text : DEFAULT_WELCOME;
-    const nonce = randomBytes(16).toString('base64');
-    setPageHeaders(ctx, nonce);
-    ctx.body = renderChatPage({ title, nonce, config: { sourceRef: source.ref, welcomeText } });
-  });
+export function chatPageRoutes(deps: ChatPageDeps): RawRouteDefinition[] {
+  return [{
+    method: 'GET', path: '/chat/:sourceRef', operationId: 'chatPage', tag: 'web-chat', permission: null,
+    summary: "A `web` source's chat page, for subscribers; it talks to the chat socket",
+    params: z.object({ sourceRef: z.string().describe("The web source's reference") }),
+    responses: { 200: { description: 'The page', type: 'text/html' }, 404: { description: 'No active web source has this reference', type: 'text/html' } },
+    answer: (ctx) => answerChatPage(ctx, deps),
+  }];
+}
+
+async function answerChatPage(ctx: Context, deps: ChatPageDeps): Promise<void> {
+  const source = await deps.sources.get(ctx.params.sourceRef!);
+  if (!source || source.channel !== WEB_CHANNEL || !source.active) return notFound(ctx);
+  const settings = source.settings as { title?: unknown; welcome_text?: unknown };
+  const title = typeof settings.title === 'string' && settings.title !== '' ? settings.title : DEFAULT_TITLE;
+  const welcomeText = typeof settings.welcome_text === 'string' ? settings.welcome_text : DEFAULT_WELCOME;
+  const nonce = randomBytes(16).toString('base64');
+  setPageHeaders(ctx, nonce);
+  ctx.body = renderChatPage({ title, nonce, config: { sourceRef: source.ref, welcomeText } });
 }
 
 /** The page for one source; every value is escaped for where it lands (HTML text, a JSON script block). */

@@ -1,12 +1,12 @@
 import type { PlainWebhookResponse } from '@bot-ai/api';
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
 import { errorCode } from '../channels/plugin-side/sandbox-error.ts';
 import { AppError } from '../errors/app-error.ts';
 import { storableData } from '../json/storable.ts';
-import type { AppState } from '../http/app-state.ts';
+import type { RawRouteDefinition } from '../http/route-definition.ts';
+import { z } from 'zod';
 import type { InboxStore } from '../inbox/inbox-store.ts';
 import type { SourceCache } from '../sources/source-cache.ts';
 import { readRawBody } from '../http/read-raw-body.ts';
@@ -24,7 +24,24 @@ export interface WebhookDeps {
   ackTimer?: { startTimer(labels?: { channel: string }): (labels: { outcome: string }) => number };
 }
 
-const PATHS = ['/api/webhook/:sourceRef', '/api/webhook/:sourceRef/:workflowId'];
+const PATHS = [
+  { path: '/api/webhook/:sourceRef', name: 'Webhook', params: z.object({ sourceRef: z.string().describe("The source's webhook reference") }) },
+  {
+    path: '/api/webhook/:sourceRef/:workflowId',
+    name: 'WebhookForWorkflow',
+    params: z.object({ sourceRef: z.string().describe("The source's webhook reference"), workflowId: z.string().describe("Runs this workflow instead of the source's default") }),
+  },
+];
+
+/** What a webhook answers besides the channel's own answer, for the document. */
+const WEBHOOK_ERRORS = {
+  401: { description: 'The signature does not hold (BOT_ERR_WEBHOOK_SIGNATURE_REJECTED)' },
+  404: { description: 'No such source or workflow' },
+  405: { description: "The source's channel takes WebSocket connections, not webhooks" },
+  413: { description: 'Body over BOT_WEBHOOK_MAX_BODY_BYTES' },
+  422: { description: 'The channel could not read the payload (BOT_ERR_WEBHOOK_PAYLOAD_REJECTED)' },
+  503: { description: 'The channel is loading, disabled or busy, or the database is unreachable: the platform retries' },
+};
 
 /**
  * The outcomes a channel's answer to a POST may have. A runner writes its own answers, so a
@@ -38,11 +55,22 @@ const WEBHOOK_OUTCOMES: ReadonlySet<unknown> = new Set(['accepted', 'rejected', 
  * verifySignature and decode in the channel's sandbox (one task) → events committed to the
  * inbox → 200. Error bodies name a code and nothing internal.
  */
-export function mountWebhookRoutes(router: Router<AppState>, deps: WebhookDeps): void {
-  for (const path of PATHS) {
-    router.get(path, (ctx) => handleWebhook(ctx, deps));
-    router.post(path, (ctx) => handleWebhook(ctx, deps));
-  }
+export function webhookRoutes(deps: WebhookDeps): RawRouteDefinition[] {
+  return PATHS.flatMap(({ path, name, params }): RawRouteDefinition[] => [
+    {
+      method: 'GET', path, operationId: `verify${name}`, tag: 'webhooks', permission: null, params,
+      summary: "A platform's handshake (e.g. Meta's hub.challenge), answered by the source's channel in its sandbox",
+      responses: { 200: { description: "The channel's answer", type: 'text/plain' }, ...WEBHOOK_ERRORS },
+      answer: (ctx) => handleWebhook(ctx, deps),
+    },
+    {
+      method: 'POST', path, operationId: `receive${name}`, tag: 'webhooks', permission: null, params,
+      summary: "A platform's delivery: the channel checks its signature and decodes it in its sandbox; a 200 means the events are committed to the inbox",
+      requestBody: { description: "The platform's bytes, as it signed them", types: ['application/json', 'application/x-www-form-urlencoded', '*/*'] },
+      responses: { 200: { description: "The channel's answer (by default `{\"received\": n}`)", type: 'application/json' }, ...WEBHOOK_ERRORS },
+      answer: (ctx) => handleWebhook(ctx, deps),
+    },
+  ]);
 }
 
 async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
