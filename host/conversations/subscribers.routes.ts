@@ -2,8 +2,10 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { fetchSortedPage, isUuid, whereUuid } from '../db/fetch-sorted-page.ts';
 import { AppError } from '../errors/app-error.ts';
+import { uuidPrefixRange } from '../db/uuid-prefix-range.ts';
 import { likePattern, listQuerySchema, pageSchema } from '../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../http/route-definition.ts';
+import { storedNameSql, subscriberDisplayName, withoutNamePrefix } from './subscriber-display-name.ts';
 import type { SubscriberRow } from './subscriber-store.ts';
 
 const TAG = 'subscribers';
@@ -15,6 +17,8 @@ const subscriberSchema = z.object({
   foreignId: z.string().describe("The platform's id of the user"),
   firstName: z.string(),
   lastName: z.string(),
+  displayName: z.string().describe('How the panel names them: the platform\'s name, else a `name` a workflow remembered, else "Web visitor 3f2a" (live chat) or "Subscriber 3f2a"'),
+  channel: z.string().nullable().describe("Their source's channel"),
   data: z.record(z.string(), z.unknown()).describe("The rest of the channel's SubscriberCreateDto"),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -22,20 +26,25 @@ const subscriberSchema = z.object({
 
 const idParams = z.object({ id: z.string() });
 
+/** A subscriber row with what its display name needs: the source's channel and a remembered name. */
+type NamedSubscriberRow = SubscriberRow & { channel: string | null; stored_name: string | null };
+
 /**
  * Subscribers as admins see them. Deleting one erases them entirely: their memory
  * (owned by their id, whatever the scope), threads and message history go with them.
  */
 export function subscriberRoutes({ db }: { db: Knex }): RouteDefinition[] {
-  const find = async (id: string): Promise<SubscriberRow> => {
-    const row: SubscriberRow | undefined = isUuid(id) ? await db('subscribers').where({ id }).first() : undefined;
+  // `s.*` and the two columns the display name needs (see subscriber-display-name.ts).
+  const named = () => db('subscribers as s').leftJoin('sources as src', 'src.id', 's.source_id').select('s.*', 'src.channel', storedNameSql(db));
+  const find = async (id: string): Promise<NamedSubscriberRow> => {
+    const row: NamedSubscriberRow | undefined = isUuid(id) ? await named().where('s.id', id).first() : undefined;
     if (!row) throw new AppError('BOT_ERR_SUBSCRIBER_NOT_FOUND', 'No subscriber has this id');
     return row;
   };
   return [
     defineRoute({
       method: 'GET', path: '/api/subscribers', operationId: 'listSubscribers', tag: TAG, permission: 'subscriber:read',
-      summary: 'Subscribers; q searches names and the platform id, sourceId filters',
+      summary: 'Subscribers; q searches names (also a `name` a workflow remembered), the platform id and the first digits of the id; sourceId filters',
       query: listQuerySchema(['createdAt', 'updatedAt', 'firstName'], '-createdAt').extend({ sourceId: z.string().optional() }),
       success: { status: 200, description: 'One page and the total', schema: pageSchema(subscriberSchema) },
       async handle({ query }) {
@@ -43,11 +52,20 @@ export function subscriberRoutes({ db }: { db: Knex }): RouteDefinition[] {
           if (query.sourceId !== undefined) whereUuid(builder, 'source_id', query.sourceId);
           if (query.q) {
             const pattern = likePattern(query.q);
-            builder.where((where) => where.whereILike('first_name', pattern).orWhereILike('last_name', pattern).orWhereILike('foreign_id', pattern));
+            const range = uuidPrefixRange(withoutNamePrefix(query.q));
+            builder.where((where) => {
+              where.whereILike('first_name', pattern).orWhereILike('last_name', pattern).orWhereILike('foreign_id', pattern);
+              if (range) where.orWhereBetween('id', range);
+              // The name a workflow remembered, which the display name may be.
+              where.orWhereRaw(`id::text IN (SELECT owner_id FROM memory_records WHERE jsonb_typeof(value->'name') = 'string' AND value->>'name' ILIKE ?)`, [pattern]);
+            });
           }
         });
         const page = await fetchSortedPage<SubscriberRow>(filtered, { sortSql: SORT_SQL, fallback: 'created_at', ...query });
-        return { items: page.items.map(toView), total: page.total };
+        // The page's names in a second statement: fetchSortedPage counts the same builder it selects from.
+        const rows: NamedSubscriberRow[] = page.items.length === 0 ? [] : await named().whereIn('s.id', page.items.map((row) => row.id));
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        return { items: page.items.flatMap((row) => (byId.has(row.id) ? [toView(byId.get(row.id)!)] : [])), total: page.total };
       },
     }),
     defineRoute({
@@ -81,13 +99,15 @@ export function subscriberRoutes({ db }: { db: Knex }): RouteDefinition[] {
   ];
 }
 
-function toView(row: SubscriberRow): z.input<typeof subscriberSchema> {
+function toView(row: NamedSubscriberRow): z.input<typeof subscriberSchema> {
   return {
     id: row.id,
     sourceId: row.source_id,
     foreignId: row.foreign_id,
     firstName: row.first_name,
     lastName: row.last_name,
+    displayName: subscriberDisplayName({ id: row.id, firstName: row.first_name, lastName: row.last_name, storedName: row.stored_name, channel: row.channel }),
+    channel: row.channel,
     data: row.data,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

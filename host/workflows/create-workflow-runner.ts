@@ -21,7 +21,7 @@ export function createWorkflowRunner(options: WorkflowRunnerOptions): WorkflowRu
     db: options.db,
     now: options.now,
     actions: WORKFLOW_ACTIONS,
-    evaluateInputs: (inputs, run) => evaluateInputs(inputs, run, { timeoutMs: options.expressionTimeoutMs }),
+    evaluateInputs: (inputs, run, branches) => evaluateInputs(inputs, run, { timeoutMs: options.expressionTimeoutMs, branches }),
     openMemory: (run) => openRunMemory(run, { db: options.db, records: options.memoryRecords }),
     models: options.models,
   });

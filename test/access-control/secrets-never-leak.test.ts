@@ -63,6 +63,8 @@ before(async () => {
     body: { name: 'Profile', scope: 'global', schema: { type: 'object', properties: { name: { type: 'string', description: 'A name' } } } },
   });
   assert.equal(definition.status, 201, definition.text);
+  // A memory record, so `GET /api/memory-records/{id}` has one to read below.
+  await t.services.memoryRecords.write({ ownerId: 'secrets-check' }, { [definition.body.slug]: { name: 'Ada' } });
 });
 after(async () => {
   await t.close();

@@ -8,6 +8,7 @@ import { MemoryValueValidator, type ValueError } from './memory-value-validator.
 import type { MemoryWriteEntry } from './memory-write-rows.ts';
 import { MemoryRecordWriter } from './memory-record-writer.ts';
 import { loadLiveRecords, type LoadedDefinition } from './memory-record-queries.ts';
+import { TEST_OWNER_PREFIX } from './test-owner.ts';
 
 export type { MemoryWriteEntry } from './memory-write-rows.ts';
 
@@ -48,6 +49,8 @@ export interface MemoryLoadWithDefinitions extends MemoryLoadResult {
 export interface MemoryRecordListQuery {
   definitionId?: string;
   ownerId?: string;
+  /** Real subscribers' records (default) or test owners' (`test:…`), never both in one list. */
+  owners?: 'subscribers' | 'test';
   /** Case-insensitive, on the definition slug and the owner id. */
   q?: string;
   /** `updatedAt`, `createdAt`, `expiresAt` or `slug`, `-` first for descending; default `-updatedAt`. */
@@ -127,8 +130,8 @@ export class MemoryRecordStore {
   }
 
   /** A page of live records, each saying whether its value still matches the current schema. */
-  async list({ definitionId, ownerId, q, sort = '-updatedAt', limit, offset }: MemoryRecordListQuery): Promise<Page<ListedMemoryRecord>> {
-    const query = this.#live();
+  async list({ definitionId, ownerId, owners = 'subscribers', q, sort = '-updatedAt', limit, offset }: MemoryRecordListQuery): Promise<Page<ListedMemoryRecord>> {
+    const query = this.#live().where('r.owner_id', owners === 'test' ? 'like' : 'not like', `${TEST_OWNER_PREFIX}%`);
     if (definitionId) query.where('r.definition_id', definitionId);
     if (ownerId) query.where('r.owner_id', ownerId);
     if (q) query.where((where) => where.whereILike('d.slug', likePattern(q)).orWhereILike('r.owner_id', likePattern(q)));

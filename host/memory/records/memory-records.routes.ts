@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { listQuerySchema, pageSchema } from '../../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../../http/route-definition.ts';
-import { listedMemoryRecordSchema } from './memory-record.ts';
+import { listedMemoryRecordSchema, memoryRecordSchema } from './memory-record.ts';
+import { replaceRecordValue } from './replace-record-value.ts';
 import { MEMORY_RECORD_SORTS, type MemoryRecordStore } from './memory-record-store.ts';
 
 const ownerIdSchema = z.string().min(1).max(200);
@@ -27,6 +28,31 @@ export function memoryRecordRoutes(deps: { records: MemoryRecordStore }): RouteD
         schema: pageSchema(listedMemoryRecordSchema),
       },
       handle: ({ query }) => deps.records.list(query),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/memory-records/:id',
+      operationId: 'getMemoryRecord',
+      summary: 'Read one live memory record',
+      tag: 'memory',
+      permission: 'memory_record:read',
+      params: z.object({ id: z.uuid() }),
+      success: { status: 200, description: 'The record', schema: memoryRecordSchema },
+      errors: [404],
+      handle: ({ params }) => deps.records.get(params.id),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/api/memory-records/:id',
+      operationId: 'updateMemoryRecord',
+      summary: "Replace one live memory record's value, checked against its definition's current JSON Schema (422 BOT_ERR_MEMORY_VALUE_INVALID); the expiry restarts as on any write",
+      tag: 'memory',
+      permission: 'memory_record:update',
+      params: z.object({ id: z.uuid() }),
+      body: z.object({ value: z.unknown().describe('The whole new value') }).strict(),
+      success: { status: 200, description: 'The record as written', schema: memoryRecordSchema },
+      errors: [404],
+      handle: ({ params, body }) => replaceRecordValue(deps.records, params.id, body.value),
     }),
     defineRoute({
       method: 'DELETE',

@@ -1,24 +1,16 @@
-import { compileExpression, ExpressionSyntaxError, isExpression } from '../expressions/compile-expression.ts';
-import type { FoundProblem, YamlPath } from './workflow-problem.ts';
+import { compileExpression, ExpressionSyntaxError } from '../expressions/compile-expression.ts';
+import type { FoundProblem } from './workflow-problem.ts';
 import type { WorkflowParts } from './workflow-parts.ts';
+import { taskExpressions, type TaskExpression } from './task-expressions.ts';
 
 /** Every string starting with "=" anywhere in a task's inputs compiles as JSONata. */
 export function checkExpressions(parts: WorkflowParts): FoundProblem[] {
-  return [...parts.tasks].flatMap(([name, task]) => expressionProblems(task.inputs, ['defs', name, 'inputs']));
+  return taskExpressions(parts).flatMap(compileProblem);
 }
 
-function expressionProblems(value: unknown, path: YamlPath): FoundProblem[] {
-  if (isExpression(value)) return compileProblem(value, path);
-  if (Array.isArray(value)) return value.flatMap((item, index) => expressionProblems(item, [...path, index]));
-  if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([key, item]) => expressionProblems(item, [...path, key]));
-  }
-  return [];
-}
-
-function compileProblem(expression: string, path: YamlPath): FoundProblem[] {
+function compileProblem({ source, path }: TaskExpression): FoundProblem[] {
   try {
-    compileExpression(expression.slice(1));
+    compileExpression(source);
     return [];
   } catch (error) {
     if (!(error instanceof ExpressionSyntaxError)) throw error;

@@ -1,33 +1,18 @@
 import { isExpression } from '../expressions/compile-expression.ts';
-import type { MemoryDefinition } from '../../memory/definitions/memory-definition.ts';
 import type { FoundProblem } from './workflow-problem.ts';
 import type { WorkflowParts } from './workflow-parts.ts';
+import type { KnownDefinitions } from './known-memory-definitions.ts';
 
-/** What the checks need to know of memory definitions; the memory definition store is one. */
-export interface MemoryDefinitionLookup {
-  /** The definitions with these ids (ids that cannot be ids are simply not found). */
-  findByIds(ids: readonly string[]): Promise<readonly DefinitionRef[]>;
-  findBySlugs(slugs: readonly string[]): Promise<readonly DefinitionRef[]>;
-}
-
-type DefinitionRef = Pick<MemoryDefinition, 'id' | 'slug' | 'scope'>;
+export type { MemoryDefinitionLookup } from './known-memory-definitions.ts';
 
 /**
  * Memory defs name existing memory definitions (`settings.definition_id`), and direct
  * `update_memory` tasks write known slugs, of global memory or of memory a def declares (a run
- * reads nothing else). Two queries for the whole document, whatever its size. An id that is a
- * slug gets a hint naming the id to use instead.
+ * reads nothing else), judged on the definitions {@link loadKnownDefinitions} found. An id that
+ * is a slug gets a hint naming the id to use instead.
  */
-export async function checkMemoryReferences(parts: WorkflowParts, lookup: MemoryDefinitionLookup): Promise<FoundProblem[]> {
-  const declaredIds = new Set([...parts.memories.values()].map((memory) => memory.settings.definition_id));
+export function checkMemoryReferences(parts: WorkflowParts, known: KnownDefinitions): FoundProblem[] {
   const writes = updateMemoryWrites(parts);
-  // Ids are looked up as slugs too, so an id written as a slug gets a hint.
-  const slugs = new Set([...writes.slugs.map(({ slug }) => slug), ...declaredIds]);
-  const [byId, bySlug] = await Promise.all([
-    declaredIds.size > 0 ? lookup.findByIds([...declaredIds]) : [],
-    slugs.size > 0 ? lookup.findBySlugs([...slugs]) : [],
-  ]);
-  const known = { ids: new Set(byId.map(({ id }) => id)), bySlug: new Map(bySlug.map((definition) => [definition.slug, definition])), declaredIds };
   return [
     ...writes.problems,
     ...[...parts.memories].flatMap(([name, memory]) => definitionIdProblems(name, memory.settings.definition_id, known)),
@@ -35,10 +20,9 @@ export async function checkMemoryReferences(parts: WorkflowParts, lookup: Memory
   ];
 }
 
-interface KnownDefinitions {
-  ids: ReadonlySet<string>;
-  bySlug: ReadonlyMap<string, DefinitionRef>;
-  declaredIds: ReadonlySet<string>;
+/** The slugs `update_memory` tasks write, for the definitions to look up. */
+export function writtenSlugs(parts: WorkflowParts): string[] {
+  return updateMemoryWrites(parts).slugs.map(({ slug }) => slug);
 }
 
 function definitionIdProblems(def: string, id: string, known: KnownDefinitions): FoundProblem[] {

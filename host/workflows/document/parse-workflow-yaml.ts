@@ -1,8 +1,9 @@
-import { LineCounter, parseDocument, type YAMLError } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import { shapeProblems } from './shape-problems.ts';
 import { workflowDocumentSchema, type WorkflowDocument } from './workflow-document.ts';
 import { formatYamlPath, type FoundProblem, type WorkflowProblem } from './workflow-problem.ts';
 import { createYamlLocator, type YamlLocator } from './yaml-locator.ts';
+import { yamlSyntaxProblem } from './yaml-syntax-problem.ts';
 
 /** The anchors and aliases one document may expand: enough for sharing inputs, too few for a "billion laughs". */
 const MAX_ALIAS_COUNT = 100;
@@ -34,7 +35,8 @@ export function parseWorkflowYaml(text: string): ParsedWorkflowYaml {
   const yaml = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const locate = createYamlLocator(text, yaml, lineCounter);
   const place = (found: FoundProblem) => placeProblem(found, locate);
-  const syntaxProblems = yaml.errors.map((error) => syntaxProblem(error, lineCounter));
+  const syntax = yamlSyntaxProblem(yaml.errors, text, lineCounter);
+  const syntaxProblems = syntax ? [syntax] : [];
   let value: unknown;
   if (syntaxProblems.length === 0) {
     try {
@@ -52,11 +54,6 @@ export function parseWorkflowYaml(text: string): ParsedWorkflowYaml {
     problems: shape.success ? [] : shapeProblems(shape.error.issues).map(place),
     place,
   };
-}
-
-function syntaxProblem(error: YAMLError, lineCounter: LineCounter): WorkflowProblem {
-  const { line, col } = lineCounter.linePos(error.pos[0]);
-  return { path: '', line, column: col, code: 'BOT_ERR_WORKFLOW_YAML_SYNTAX', message: error.message };
 }
 
 function placeProblem({ path, code, message, position }: FoundProblem, locate: YamlLocator): WorkflowProblem {

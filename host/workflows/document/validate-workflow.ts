@@ -2,9 +2,11 @@ import { checkAgentTools } from './check-agent-tools.ts';
 import { checkExpressions } from './check-expressions.ts';
 import { checkFlow } from './check-flow.ts';
 import { checkMemoryBindings } from './check-memory-bindings.ts';
-import { checkMemoryReferences, type MemoryDefinitionLookup } from './check-memory-references.ts';
+import { checkExpressionReferences, memorySlugsRead, readExpressions } from './check-expression-references.ts';
+import { checkMemoryReferences, writtenSlugs } from './check-memory-references.ts';
 import { checkModels } from './check-models.ts';
 import { checkTaskActions } from './check-task-actions.ts';
+import { loadKnownDefinitions, type MemoryDefinitionLookup } from './known-memory-definitions.ts';
 import { parseWorkflowYaml } from './parse-workflow-yaml.ts';
 import type { WorkflowDocument } from './workflow-document.ts';
 import type { FoundProblem, WorkflowProblem } from './workflow-problem.ts';
@@ -31,7 +33,8 @@ export interface WorkflowValidation {
 /**
  * Validates workflow YAML fully (DESIGN §9): syntax, shape, then every semantic check at once
  * on the parts that have their shape: task references, actions and their inputs, models and
- * providers, memory bindings, memory definition ids and slugs, expressions, agent tools.
+ * providers, memory bindings, memory definition ids and slugs, expressions and the names they
+ * read, agent tools.
  *
  * @example
  * const { valid, problems } = await validateWorkflowYaml(text, memoryDefinitionStore);
@@ -41,7 +44,13 @@ export async function validateWorkflowYaml(text: string, memoryDefinitions: Memo
   const parsed = parseWorkflowYaml(text);
   if (!parsed.wellFormed) return { valid: false, problems: parsed.problems, document: undefined };
   const parts = readWorkflowParts(parsed.value);
-  const found = [...DOCUMENT_CHECKS.flatMap((check) => check(parts)), ...(await checkMemoryReferences(parts, memoryDefinitions))];
+  const expressions = readExpressions(parts);
+  const known = await loadKnownDefinitions(parts, memoryDefinitions, [...writtenSlugs(parts), ...memorySlugsRead(expressions)]);
+  const found = [
+    ...DOCUMENT_CHECKS.flatMap((check) => check(parts)),
+    ...checkMemoryReferences(parts, known),
+    ...(await checkExpressionReferences(parts, expressions, known)),
+  ];
   const problems = inTextOrder([...parsed.problems, ...found.map(parsed.place)]);
   const valid = problems.length === 0;
   return { valid, problems, document: valid ? parsed.document : undefined };

@@ -44,7 +44,9 @@ function offsetOf(text: string, document: Document, path: YamlPath, valueOffset:
   }
   const node = resolved(document, current.node);
   if (isScalar(node) && node.range) {
-    return node.range[0] + (complete ? offsetInScalar(text.slice(node.range[0], node.range[1]), node.value, valueOffset) : 0);
+    const source = text.slice(node.range[0], node.range[1]);
+    const inside = node.type === 'BLOCK_LITERAL' ? offsetInLiteralBlock(source, node.value, valueOffset) : offsetInScalar(source, node.value, valueOffset);
+    return node.range[0] + (complete ? inside : 0);
   }
   return current.entryOffset ?? node?.range?.[0];
 }
@@ -80,4 +82,23 @@ function offsetInScalar(source: string, value: unknown, valueOffset: number | un
   if (source === value) return index;
   if (source === `'${value}'` || source === `"${value}"`) return index + 1;
   return 0;
+}
+
+/**
+ * A literal block (`|`, `|-`) keeps its lines as written, less their common indentation: the
+ * character at `valueOffset` is on the same line of the block, that indentation further right.
+ * Checked against the text, so an unusual block (an explicit indentation indicator) falls back
+ * to the block's start.
+ */
+function offsetInLiteralBlock(source: string, value: unknown, valueOffset: number | undefined): number {
+  if (valueOffset === undefined || typeof value !== 'string' || valueOffset >= value.length) return 0;
+  const lineIndex = value.slice(0, valueOffset).split('\n').length - 1;
+  const column = valueOffset - (value.lastIndexOf('\n', valueOffset - 1) + 1);
+  const lines = source.split('\n');
+  const content = lines.slice(1);
+  const indent = Math.min(...content.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)![0].length));
+  const line = content[lineIndex];
+  if (line === undefined || !Number.isFinite(indent) || line[indent + column] !== value[valueOffset]) return 0;
+  const lineStart = lines.slice(0, lineIndex + 1).reduce((offset, text) => offset + text.length + 1, 0);
+  return lineStart + indent + column;
 }

@@ -1,5 +1,6 @@
 import { AppError } from '../../errors/app-error.ts';
 import { compileExpression, ExpressionSyntaxError } from './compile-expression.ts';
+import { BRANCH_HOOK, compileWithBranchHook, jsonataTruth } from './compile-with-branch-hook.ts';
 import { expressionBindings, type ExpressionScope } from './expression-bindings.ts';
 import { ResultBudget, ResultTooLargeError, toPlainData } from './to-plain-data.ts';
 
@@ -35,6 +36,8 @@ export interface EvaluateOptions {
    * expressions of one task's inputs, so together they stay under it.
    */
   budget?: ResultBudget;
+  /** Told, for each conditional evaluated, its rank (order of its `?`) and whether its test held. */
+  onBranch?: (index: number, held: boolean) => void;
 }
 
 const MAX_QUOTED = 120;
@@ -56,13 +59,17 @@ const JSONATA_SEQUENCE_TOO_LONG = 'D2015';
  */
 export async function evaluateExpression(source: string, scope: ExpressionScope, options: EvaluateOptions): Promise<unknown> {
   try {
-    const expression = compileExpression(source, {
-      timeoutMs: options.timeoutMs,
-      maxDepth: MAX_EXPRESSION_DEPTH,
-      maxSequenceLength: MAX_EXPRESSION_SEQUENCE,
-    });
+    const limits = { timeoutMs: options.timeoutMs, maxDepth: MAX_EXPRESSION_DEPTH, maxSequenceLength: MAX_EXPRESSION_SEQUENCE };
+    const { onBranch } = options;
+    const expression = onBranch ? compileWithBranchHook(source, limits) : compileExpression(source, limits);
+    const bindings = await expressionBindings(scope);
+    const hook = (index: number, test: unknown) => {
+      const held = jsonataTruth(test);
+      onBranch?.(index, held);
+      return held;
+    };
     const budget = options.budget ?? new ResultBudget(MAX_EXPRESSION_RESULT_BYTES);
-    return toPlainData(await expression.evaluate(undefined, await expressionBindings(scope)), budget);
+    return toPlainData(await expression.evaluate(undefined, onBranch ? { ...bindings, [BRANCH_HOOK]: hook } : bindings), budget);
   } catch (error) {
     throw toExpressionError(source, options, error);
   }

@@ -1,6 +1,7 @@
 import { isExpression } from './compile-expression.ts';
 import { evaluateExpression, MAX_EXPRESSION_RESULT_BYTES, type EvaluateOptions, type ExpressionScope } from './evaluate-expression.ts';
 import { ResultBudget } from './to-plain-data.ts';
+import type { BranchLog } from './branch-log.ts';
 import { setOwnProperty } from '../../json/set-own-property.ts';
 
 /**
@@ -10,20 +11,23 @@ import { setOwnProperty } from '../../json/set-own-property.ts';
  * `=$context` gets that text echoed, not the run's context. Expressions run one after another,
  * each with its own time limit, and all of them share one budget of result bytes
  * ({@link MAX_EXPRESSION_RESULT_BYTES}), so many expressions cannot add up to what one may not
- * yield; the first failure stops the walk with its coded error.
+ * yield; the first failure stops the walk with its coded error. With `branches`, each
+ * conditional evaluated is logged with the way it went (the run is drawn with it).
  * @example await evaluateInputs({ text: '="Hi " & $input.text' }, run, { timeoutMs: 1000 }) // { text: 'Hi there' }
  */
 export async function evaluateInputs(
   inputs: Record<string, unknown>,
   scope: ExpressionScope,
-  options: Omit<EvaluateOptions, 'path'>,
+  options: WalkOptions,
 ): Promise<Record<string, unknown>> {
   const budget = options.budget ?? new ResultBudget(MAX_EXPRESSION_RESULT_BYTES);
   return (await evaluateValue(inputs, 'inputs', scope, { ...options, budget })) as Record<string, unknown>;
 }
 
-async function evaluateValue(value: unknown, path: string, scope: ExpressionScope, options: Omit<EvaluateOptions, 'path'>): Promise<unknown> {
-  if (isExpression(value)) return evaluateExpression(value.slice(1), scope, { ...options, path });
+type WalkOptions = Omit<EvaluateOptions, 'path' | 'onBranch'> & { branches?: BranchLog };
+
+async function evaluateValue(value: unknown, path: string, scope: ExpressionScope, options: WalkOptions): Promise<unknown> {
+  if (isExpression(value)) return evaluateExpression(value.slice(1), scope, { ...evaluateOptions(options, path), path });
   if (Array.isArray(value)) {
     const items: unknown[] = [];
     for (const [index, item] of value.entries()) {
@@ -39,4 +43,10 @@ async function evaluateValue(value: unknown, path: string, scope: ExpressionScop
     if (evaluated !== undefined) setOwnProperty(copy, key, evaluated);
   }
   return copy;
+}
+
+/** The options of one expression: its branches are logged under its path below `inputs`. */
+function evaluateOptions({ branches, ...options }: WalkOptions, path: string): Omit<EvaluateOptions, 'path'> {
+  const input = path.replace(/^inputs\.?/, '');
+  return branches ? { ...options, onBranch: (index, held) => branches.record(input, index, held) } : options;
 }

@@ -43,7 +43,7 @@ async function isShorthandName(name: string): Promise<boolean> {
  * JSONata does not list its functions, so ask it: `$<name>` with no bindings is defined only
  * when it names one of them (or `$now`, `$millis`).
  */
-function isJsonataBuiltin(name: string): Promise<boolean> {
+export function isJsonataBuiltin(name: string): Promise<boolean> {
   let known = builtinByName.get(name);
   if (!known) {
     known = jsonata(`$${name}`)

@@ -33,7 +33,7 @@ export interface RunEnd {
 }
 
 /** The columns of a `workflow_run_steps` row but its run, in the order the step CTEs insert them. */
-const STEP_COLUMNS = 'position int, task text, action text, status text, reused boolean, inputs jsonb, output jsonb, error jsonb, started_at timestamptz, finished_at timestamptz';
+const STEP_COLUMNS = 'position int, task text, action text, status text, reused boolean, inputs jsonb, output jsonb, error jsonb, branches jsonb, started_at timestamptz, finished_at timestamptz';
 
 /**
  * CTEs (named after `name`) that write, for each row of `rows` (with a `run_id`), the step in its
@@ -43,7 +43,7 @@ const STEP_COLUMNS = 'position int, task text, action text, status text, reused 
  */
 const STEP_WRITE_CTES = (rows: string, stepColumn: string, sentColumn: string, name: string) => `
   ${name}_step AS (
-    INSERT INTO workflow_run_steps (run_id, position, task, action, status, reused, inputs, output, error, started_at, finished_at)
+    INSERT INTO workflow_run_steps (run_id, position, task, action, status, reused, inputs, output, error, branches, started_at, finished_at)
     SELECT x.run_id, s.* FROM ${rows} AS x CROSS JOIN LATERAL jsonb_to_record(x.${stepColumn}) AS s(${STEP_COLUMNS})
      WHERE x.${stepColumn} IS NOT NULL
     ON CONFLICT (run_id, position) DO NOTHING
@@ -92,6 +92,7 @@ function stepColumns(step: StepRecord): Record<string, unknown> {
     inputs: step.inputs,
     output: step.output,
     error: step.error,
+    branches: step.branches ?? [],
     started_at: step.startedAt,
     finished_at: step.finishedAt,
   };

@@ -13,6 +13,7 @@ import type {
   WorkflowAction,
 } from './action.ts';
 import { isActionName } from './action-specs.ts';
+import { BranchLog, type BranchTaken } from '../expressions/branch-log.ts';
 import { describeError, type StepError } from './describe-error.ts';
 import { RunRecords, type RunEnd, type StepWrite } from './run-records.ts';
 
@@ -29,8 +30,8 @@ export interface WorkflowRunnerDeps {
   db: Knex;
   now: () => Date;
   actions: ReadonlyMap<string, WorkflowAction>;
-  /** Evaluates a task's inputs for the run (JSONata, once, with a time limit). */
-  evaluateInputs(inputs: Record<string, unknown>, run: RunState): Promise<Record<string, unknown>>;
+  /** Evaluates a task's inputs for the run (JSONata, once, with a time limit), logging the branches its conditionals took. */
+  evaluateInputs(inputs: Record<string, unknown>, run: RunState, branches?: BranchLog): Promise<Record<string, unknown>>;
   /** Loads the run's memory into `run.context.memory` and returns its handle. */
   openMemory(run: RunState): Promise<RunMemoryHandle>;
   models: ModelResolver;
@@ -81,6 +82,8 @@ export interface StepRecord {
   inputs: Record<string, unknown> | null;
   output: unknown;
   error: StepError | null;
+  /** The way each conditional of the inputs went (none for a reused step). */
+  branches?: BranchTaken[];
   startedAt: string;
   finishedAt: string;
 }
@@ -205,9 +208,10 @@ export class WorkflowRunner {
     let inputs: Record<string, unknown> | null = null;
     let output: unknown = null;
     let error: StepError | null = null;
+    const branches = new BranchLog();
     try {
       outbox = request.outboxFor(position, run);
-      inputs = await this.deps.evaluateInputs(task.inputs ?? {}, run);
+      inputs = await this.deps.evaluateInputs(task.inputs ?? {}, run, branches);
       const services = this.#services(run, memory, outbox, request.history);
       output = (await this.#action(task).run({ taskName, task, inputs, run }, services)) ?? null;
       run.outputs[taskName] = output;
@@ -223,6 +227,7 @@ export class WorkflowRunner {
       inputs,
       output,
       error,
+      branches: branches.taken(),
       startedAt: startedAt.toISOString(),
       finishedAt: this.deps.now().toISOString(),
     };

@@ -39,7 +39,7 @@ test('an unknown key is reported at its own line', () => {
 test('a missing key is reported at the entry that lacks it', () => {
   const { problems } = parseWorkflowYaml(variant(VALID_WORKFLOW, ['    action: send_text_message\n', '']));
   assert.deepEqual(placed(problems), [{ path: 'defs.say.action', line: 11, column: 3, code: 'BOT_ERR_WORKFLOW_SHAPE_INVALID' }]);
-  assert.equal(problems[0]!.message, '"action" is required (string)');
+  assert.match(problems[0]!.message, /^`action` \(in defs\.say\) is required: the name of an action \(send_text_message, /);
 });
 
 test('an unknown kind, a bad def name and an empty flow are each reported where they are written', () => {

@@ -61,7 +61,7 @@ test("a test run never reads or writes a real subscriber's memory, even when giv
 });
 
 test('a failing step is reported with its code, and the run is listed and readable', async () => {
-  const yaml = 'defs:\n  say:\n    kind: task\n    action: send_text_message\n    inputs:\n      text: "=$input.missing"\nflow:\n  - do: say\n';
+  const yaml = 'defs:\n  say:\n    kind: task\n    action: send_text_message\n    inputs:\n      text: "=$input.payload.missing"\nflow:\n  - do: say\n';
   const broken = await t.request('POST', '/api/workflows', { as: 'admin', body: { name: 'Broken', yaml } });
   assert.equal(broken.status, 201, broken.text);
   const response = await t.request('POST', `/api/workflows/${broken.body.id}/runs`, { as: 'admin', body: { input: { text: 'hi' } } });
