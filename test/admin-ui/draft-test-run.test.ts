@@ -40,15 +40,15 @@ describe('a test run of unsaved edits', { skip }, () => {
     const { page } = admin;
     await page.goto(`${admin.host.url}/workflows/${workflowId}`);
     await expect(page.getByRole('heading', { name: 'Greeting (v1)' })).visible();
-    const panel = page.getByRole('region', { name: 'Test run' });
-    await expect(panel.getByRole('heading', { name: 'Test run (v1)' })).visible();
+    const panel = page.getByRole('region', { name: 'Test chat' });
+    await expect(panel.getByRole('heading', { name: 'Test chat (v1)' })).visible();
 
     const edited = savedYaml.replace(SAVED_REPLY, DRAFT_REPLY);
     assert.notEqual(edited, savedYaml);
     await setEditorText(page, edited);
     await expectEditorText(page, edited);
     await expect(page.getByRole('status').filter({ hasText: 'Unsaved changes' })).visible();
-    await expect(panel.getByRole('heading', { name: 'Test run (unsaved draft)' })).visible();
+    await expect(panel.getByRole('heading', { name: 'Test chat (unsaved draft)' })).visible();
 
     await panel.getByLabel('Message', { exact: true }).fill('hi');
     await panel.getByRole('button', { name: 'Run test' }).click();

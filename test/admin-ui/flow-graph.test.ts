@@ -37,7 +37,7 @@ describe('flow graph', () => {
     assert.deepEqual(remember?.conditions.map(({ input, test: condition, else: otherwise }) => ({ input, condition, otherwise })), [{ input: 'memory', condition: '$name', otherwise: '{}' }]);
     assert.match(remember?.conditions[0]?.then ?? '', /^\{ "profile": \$merge/);
     assert.deepEqual(greet?.conditions, [
-      { input: 'text', test: '$exists($context.memory.profile.name)', then: '"Hello " & $context.memory.profile.name & "!"', else: '"Hello! What is your name?"' },
+      { input: 'text', index: 0, test: '$exists($context.memory.profile.name)', then: '"Hello " & $context.memory.profile.name & "!"', else: '"Hello! What is your name?"' },
     ]);
   });
 

@@ -234,11 +234,13 @@ flow:
     await expectEditorText(page, expected);
     await saveScreenshot(page, 'workflow-editor-keyboard');
 
-    // Escape, then Tab leaves the editor (Tab alone indents); the next stop is Save.
+    // Escape, then Tab leaves the editor (Tab alone indents) for the flow beside it; Save sits in
+    // the toolbar above the editor (Shift-Tab past the Name field), and Ctrl-S saves from anywhere.
     await page.keyboard.press('Escape');
     await page.keyboard.press('Tab');
-    assert.equal(await focused.textContent(), 'Save');
-    await page.keyboard.press('Enter');
+    assert.notEqual(await focused.getAttribute('aria-label'), 'Workflow YAML');
+    assert.equal(await page.locator('.workflow-flow-column').evaluate((column, active) => column.contains(active), await focused.elementHandle()), true, 'the next stop is in the flow');
+    await page.keyboard.press('ControlOrMeta+s');
     await expectUrl(page, /\/workflows\/[0-9a-f-]{36}$/);
     await expect(page.getByRole('heading', { name: 'Two steps (v1)' })).visible();
     assert.equal(await editorText(page), `${expected}`);

@@ -160,7 +160,7 @@ describe('the flow beside the workflow YAML', { skip }, () => {
     await expect(flow().locator('.flow-step.failed')).contains('failed');
     assert.deepEqual(await failedPositions(), ['1'], 'the second step failed, not the first run of the same task');
     const summary = (await flow().getByRole('img').getAttribute('aria-label')) ?? '';
-    assert.match(summary, /Step 1, say: runs send_text_message/);
+    assert.match(summary, /Step 1, say \(succeeded\): runs send_text_message/);
     assert.match(summary, /Step 2, say \(failed\): runs send_text_message/);
     await flow().scrollIntoViewIfNeeded();
     await saveScreenshot(page, 'workflow-flow-failed-repeated-task');

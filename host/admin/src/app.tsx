@@ -16,6 +16,8 @@ import { RunsPage } from './pages/runs/runs-page.tsx';
 import { RunDetailPage } from './pages/runs/run-detail-page.tsx';
 import { DeadLettersPage } from './pages/runs/dead-letters-page.tsx';
 import { SkippedEventsPage } from './pages/runs/skipped-events-page.tsx';
+import { SubscribersPage } from './pages/subscribers/subscribers-page.tsx';
+import { SubscriberPage } from './pages/subscribers/subscriber-page.tsx';
 
 // The settings form (rjsf + ajv) is most of the bundle: loaded when a source is opened.
 const SourceFormPage = lazy(() => import('./pages/sources/source-form-page.tsx').then((module) => ({ default: module.SourceFormPage })));
@@ -60,6 +62,8 @@ const router = createBrowserRouter(
         />
         <Route path="runs" element={<RunsPage />} />
         <Route path="runs/:id" element={<RunDetailPage />} />
+        <Route path="subscribers" element={<SubscribersPage />} />
+        <Route path="subscribers/:id" element={<SubscriberPage />} />
         <Route path="dead-letters" element={<DeadLettersPage />} />
         <Route path="skipped-events/:sourceId?" element={<SkippedEventsPage />} />
         <Route path="*" element={<p className="empty">No page here.</p>} />

@@ -174,6 +174,8 @@ export interface WorkflowProblem {
   column?: number;
   code: string;
   message: string;
+  /** For an expression: the character in the text after "=" (the column points at it). */
+  position?: number;
 }
 
 /** A failed step's or run's error, as the server describes it. */
@@ -188,8 +190,16 @@ export interface RunStep {
   inputs: Record<string, unknown> | null;
   output: unknown;
   error: StepError | null;
+  /** The way each conditional of the inputs went; `input` is its path under `inputs`, `index` its rank by its `?`. */
+  branches?: BranchTaken[];
   startedAt: string;
   finishedAt: string;
+}
+
+export interface BranchTaken {
+  input: string;
+  index: number;
+  took: 'then' | 'else' | 'both';
 }
 
 export interface Run {
@@ -214,6 +224,46 @@ export interface Run {
 export interface TestRun extends Run {
   steps: RunStep[];
   messages: Record<string, unknown>[];
+}
+
+/** An earlier turn of a test chat, sent as a test run's `history`. */
+export interface TestHistoryEntry {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+/** A memory record as the lists show it (`GET /api/memory-records`, `GET /api/test-memory`). */
+export interface ListedMemoryRecord {
+  id: string;
+  definitionId: string;
+  slug: string;
+  ownerId: string;
+  workflowId: string | null;
+  threadId: string | null;
+  runId: string | null;
+  value: unknown;
+  expiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Whether the value matches its definition's current schema (runs skip it when not). */
+  valid: boolean;
+  errors?: { path: string; message: string }[];
+}
+
+/** A subscriber as `GET /api/subscribers` gives them. */
+export interface Subscriber {
+  id: string;
+  sourceId: string;
+  foreignId: string;
+  firstName: string;
+  lastName: string;
+  /** The platform's name, else a `name` a workflow remembered, else "Web visitor 3f2a" (live chat) or "Subscriber 3f2a". */
+  displayName: string;
+  /** Their source's channel; null when the source is gone. */
+  channel: string | null;
+  data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface InboundEvent {

@@ -1,5 +1,8 @@
 import { useSearchParams } from 'react-router';
 
+/** The parameters this hook owns; the rest of the URL's query belongs to the page. */
+const LIST_KEYS = new Set(['q', 'sort', 'offset', 'limit']);
+
 export interface ListQuery {
   q: string;
   sort: string;
@@ -20,7 +23,8 @@ export function useListQuery(defaultSort: string, defaultLimit = 20): ListQuery 
     const next = { q, sort, offset, ...change };
     // A new search or sort starts on the first page.
     if (change.q !== undefined || change.sort !== undefined) next.offset = change.offset ?? 0;
-    const query: Record<string, string> = {};
+    // Other parameters are a page's own filters (`?status=failed`): kept as they are.
+    const query: Record<string, string> = Object.fromEntries([...params].filter(([key]) => !LIST_KEYS.has(key)));
     if (next.q) query.q = next.q;
     if (next.sort !== defaultSort) query.sort = next.sort;
     if (next.offset) query.offset = String(next.offset);

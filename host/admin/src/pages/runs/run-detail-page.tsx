@@ -4,8 +4,10 @@ import { formatDate } from '../../components/format-date.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { DraftBadge } from './draft-badge.tsx';
 import { RunConversation } from './run-conversation.tsx';
+import { RunError } from './run-error.tsx';
+import { RunFlow } from './run-flow.tsx';
 import { RunSteps } from './run-steps.tsx';
-import { ownerLabel, type RunDetail } from './run-view.ts';
+import { ownerLabel, subscriberPath, type RunDetail } from './run-view.ts';
 import { useWorkflowNames } from './use-workflow-names.ts';
 
 /** One run: its trigger, input, status, steps, and the conversation it answered. */
@@ -36,7 +38,7 @@ export function RunDetailPage() {
               <dt>Trigger</dt>
               <dd>{run.inboundEventId ? `inbound event ${run.inboundEventId}` : 'test run from the admin panel'}</dd>
               <dt>Subscriber</dt>
-              <dd title={run.ownerId}>{ownerLabel(run)}</dd>
+              <dd title={run.ownerId}>{subscriberPath(run) ? <Link to={subscriberPath(run)!}>{ownerLabel(run)}</Link> : ownerLabel(run)}</dd>
               <dt>Started / finished</dt>
               <dd>
                 {formatDate(run.startedAt)} / {formatDate(run.finishedAt)}
@@ -48,14 +50,15 @@ export function RunDetailPage() {
               {run.error && (
                 <>
                   <dt>Error</dt>
-                  <dd className="error">
-                    <code>{run.error.code}</code> {run.error.message}
+                  <dd>
+                    <RunError error={run.error} />
                   </dd>
                 </>
               )}
             </dl>
             <h2>Steps</h2>
             <RunSteps steps={run.steps} />
+            <RunFlow run={run} />
             <RunConversation messages={run.conversation} subscriber={ownerLabel(run)} />
           </>
         )}

@@ -1,6 +1,7 @@
 import type { RunStep } from '../../api/api-types.ts';
+import { RunError } from './run-error.tsx';
 
-/** A run's steps in order: inputs after evaluation, output, or the error. */
+/** A run's steps in order: inputs after evaluation, output, or the error in plain words. */
 export function RunSteps({ steps }: { steps: RunStep[] }) {
   if (steps.length === 0) return <p className="empty">No step ran.</p>;
   return (
@@ -14,9 +15,7 @@ export function RunSteps({ steps }: { steps: RunStep[] }) {
             <pre className="json">{JSON.stringify(step.inputs, null, 2)}</pre>
           </details>
           {step.error ? (
-            <p className="error">
-              <code>{step.error.code}</code> {step.error.message}
-            </p>
+            <RunError error={step.error} />
           ) : (
             <div className="step-output">
               Output

@@ -1,14 +1,17 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useDeferredValue, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/api-client.ts';
 import { errorMessage, isApiError } from '../../api/api-error.ts';
-import type { Workflow, WorkflowProblem } from '../../api/api-types.ts';
+import type { TestRun, Workflow, WorkflowProblem } from '../../api/api-types.ts';
 import { useSession } from '../../auth/session-context.tsx';
 import { FieldError } from '../../components/field-error.tsx';
+import { useCanvasLink } from './canvas/use-canvas-link.ts';
 import { DeleteWorkflowButton } from './delete-workflow-button.tsx';
+import { JumpButton } from './jump-button.tsx';
+import { useFlowFollowsSelection } from './use-flow-follows-selection.ts';
 import './editor/workflow-editor.css';
 import { NEW_WORKFLOW_YAML } from './new-workflow-yaml.ts';
-import { TestRunPanel } from './test-run-panel.tsx';
+import { TestChat } from './test-chat/test-chat.tsx';
 import { useSaveShortcut, useUnsavedChanges } from './use-unsaved-changes.ts';
 import { useWorkflowDraft } from './use-workflow-draft.ts';
 import { useWorkflowValidation } from './use-workflow-validation.ts';
@@ -16,13 +19,16 @@ import { VersionsList } from './versions-list.tsx';
 import { YamlEditor } from './yaml-editor.tsx';
 
 // The flow view parses YAML (the `yaml` package): loaded with the workflow pages only, like the editor.
-const FlowView = lazy(() => import('./flow/flow-view.tsx').then((module) => ({ default: module.FlowView })));
+// Memoised: a keystroke re-renders the editor page, and the flow (hundreds of SVG nodes) must
+// only redraw when its own props change; it takes the text deferred (below).
+const FlowView = lazy(() => import('./flow/flow-view.tsx').then((module) => ({ default: memo(module.FlowView) })));
 
 /**
  * Edits a workflow's name and YAML beside the drawn flow; each save is a new version. Problems
  * show in the editor's gutter; the step that failed the last test run is marked in the flow
  * until the YAML changes. Ctrl-S (Cmd-S) saves like the Save button; leaving with unsaved edits
- * asks first; unsaved edits are kept as a local draft, offered back on the next visit.
+ * asks first; unsaved edits are autosaved as the author's draft (on the host once the workflow
+ * is saved), offered back on the next visit, in any browser.
  */
 export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onSaved?: () => void }) {
   const navigate = useNavigate();
@@ -31,20 +37,34 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
   const [yaml, setYaml] = useState(workflow?.yaml ?? NEW_WORKFLOW_YAML);
   // What the last save (or the load) holds: an edit away from it is unsaved.
   const [savedAs, setSavedAs] = useState(() => ({ name, yaml }));
-  const [failing, setFailing] = useState<{ yaml: string; position: number | undefined }>();
+  const [lastRun, setLastRun] = useState<{ yaml: string; run: TestRun }>();
   const [saveProblems, setSaveProblems] = useState<{ yaml: string; problems: WorkflowProblem[] }>();
   const [errors, setErrors] = useState<{ name?: string; form?: string }>({});
   const [saving, setSaving] = useState(false);
   const [notice, setNotice] = useState<string>();
   const allowed = can(workflow ? 'workflow:update' : 'workflow:create');
   const liveProblems = useWorkflowValidation(yaml, can('workflow:read'));
+  // The flow and the text linked both ways: a clicked step selects its YAML, the cursor highlights its step.
+  const link = useCanvasLink(yaml);
+  const flowColumn = useRef<HTMLDivElement>(null);
+  // The flow redraws at low priority, after the keystroke is drawn: typing never waits for it.
+  const flowYaml = useDeferredValue(yaml);
+  // Canvas edits start from the text as typed, not from the deferred copy the flow is drawn from.
+  const latestYaml = useRef(yaml);
+  useLayoutEffect(() => {
+    latestYaml.current = yaml;
+  }, [yaml]);
+  const editFromCanvas = useCallback((change: (text: string) => string) => setYaml(change(latestYaml.current)), []);
+  useFlowFollowsSelection(flowColumn, link.selected);
   const problems = liveProblems ?? (saveProblems?.yaml === yaml ? saveProblems.problems : []);
   // The mark belongs to the YAML that was run: an edit clears it.
-  const failingPosition = failing?.yaml === yaml ? failing.position : undefined;
+  const shownRun = lastRun?.yaml === yaml ? lastRun.run : undefined;
+  // The position, not the task: a task may appear twice in a flow.
+  const failingPosition = shownRun?.steps.find((step) => step.status === 'failed')?.position;
   const dirty = allowed && (name !== savedAs.name || yaml !== savedAs.yaml);
   const release = useUnsavedChanges(dirty);
   const [loaded] = useState(savedAs);
-  const draft = useWorkflowDraft(workflow?.id ?? 'new', loaded, { name, yaml }, dirty);
+  const draft = useWorkflowDraft(workflow?.id ?? 'new', loaded, { name, yaml }, dirty, allowed);
   const leaveSaved = () => {
     release();
     draft.clear();
@@ -75,8 +95,26 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
   useSaveShortcut(() => void save());
 
   return (
-    <section>
-      <h1>{workflow ? `${workflow.name} (v${workflow.version})` : 'New workflow'}</h1>
+    <section className="workflow-page">
+      {/* Sticky: Save and the unsaved status stay in view however long the YAML or the flow. */}
+      <header className="workflow-toolbar">
+        <h1>{workflow ? `${workflow.name} (v${workflow.version})` : 'New workflow'}</h1>
+        <p className="actions">
+          <button type="button" className="primary" disabled={!allowed || saving} onClick={save}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+          {dirty && (
+            <span className="unsaved-changes" role="status">
+              Unsaved changes
+            </span>
+          )}
+          <Link to="/workflows">Back to workflows</Link>
+          {workflow && <JumpButton to="workflow-extras">Versions</JumpButton>}
+          {workflow && <DeleteWorkflowButton workflow={workflow} onDeleted={leaveSaved} />}
+        </p>
+        {notice && <p className="error" role="alert">{notice}</p>}
+        <FieldError message={errors.form} />
+      </header>
       {workflow && workflow.version !== workflow.currentVersion && (
         <p className="notice">
           Viewing version {workflow.version}; saving makes it version {workflow.currentVersion + 1}. <Link to={`/workflows/${workflow.id}`}>Current version</Link>
@@ -107,30 +145,19 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
         </label>
         <FieldError message={errors.name} />
         <div className="workflow-workbench">
-          <YamlEditor value={yaml} onChange={setYaml} problems={problems} readOnly={!allowed} />
-          <Suspense fallback={<p className="flow-loading">Drawing the flow…</p>}>
-            <FlowView yaml={yaml} failingPosition={failingPosition} />
-          </Suspense>
+          <YamlEditor value={yaml} onChange={setYaml} problems={problems} readOnly={!allowed} onCursor={link.onCursor} reveal={link.reveal} />
+          {/* A viewport-tall column scrolling on its own: a long flow never pushes the page down. */}
+          <div className="workflow-flow-column" ref={flowColumn}>
+            <Suspense fallback={<p className="flow-loading">Drawing the flow…</p>}>
+              <FlowView yaml={flowYaml} failingPosition={failingPosition} run={shownRun} selected={link.selected} onSelect={link.onSelect} onEdit={allowed ? editFromCanvas : undefined} />
+            </Suspense>
+          </div>
         </div>
-        {notice && <p className="error" role="alert">{notice}</p>}
-        <FieldError message={errors.form} />
-        <p className="actions">
-          <button type="button" className="primary" disabled={!allowed || saving} onClick={save}>
-            {saving ? 'Saving…' : 'Save'}
-          </button>
-          {dirty && (
-            <span className="unsaved-changes" role="status">
-              Unsaved changes
-            </span>
-          )}
-          <Link to="/workflows">Back to workflows</Link>
-          {workflow && <DeleteWorkflowButton workflow={workflow} onDeleted={leaveSaved} />}
-        </p>
       </div>
       {workflow && (
-        <div className="workflow-extras">
+        <div className="workflow-extras" id="workflow-extras">
           <VersionsList workflow={workflow} />
-          <TestRunPanel workflow={workflow} yaml={yaml} onFinished={(position) => setFailing({ yaml, position })} />
+          <TestChat workflow={workflow} yaml={yaml} onFinished={(run) => setLastRun({ yaml, run })} />
         </div>
       )}
     </section>

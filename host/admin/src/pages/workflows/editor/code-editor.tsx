@@ -9,39 +9,51 @@ import { editorExtensions, readOnlyCompartment, readOnlyExtension } from './edit
 import { setMemoryDefinitions } from './memory-definitions.ts';
 import { problemDiagnostics, problemRange } from './problem-diagnostics.ts';
 import { ProblemList } from './problem-list.tsx';
+import { applyExternalText, revealRange, selectionSync, type EditorRange } from './selection-sync.ts';
 
 export interface CodeEditorProps {
   value: string;
   onChange: (value: string) => void;
   problems: WorkflowProblem[];
   readOnly?: boolean;
+  /** Told where the author's cursor is after each move they make (the flow highlights its step). */
+  onCursor?: (offset: number) => void;
+  /** A range to select and scroll to (a step clicked on the flow); each new object selects again. */
+  reveal?: EditorRange;
 }
 
 /**
  * The workflow YAML in CodeMirror 6, controlled by `value`; the server's problems show in the
  * lint gutter at their line and column and in a list below whose entries move the cursor there.
  */
-export function CodeEditor({ value, onChange, problems, readOnly = false }: CodeEditorProps) {
+export function CodeEditor({ value, onChange, problems, readOnly = false, onCursor, reveal }: CodeEditorProps) {
   const helpId = useId();
   const parent = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView>(null);
   const latestOnChange = useRef(onChange);
+  const latestOnCursor = useRef(onCursor);
   useEffect(() => {
     latestOnChange.current = onChange;
-  }, [onChange]);
+    latestOnCursor.current = onCursor;
+  }, [onChange, onCursor]);
 
   useEffect(() => {
     const extensions = editorExtensions({ label: 'Workflow YAML', describedBy: helpId, readOnly, onChange: (text) => latestOnChange.current(text) });
-    const created = new EditorView({ parent: parent.current!, state: EditorState.create({ doc: value, extensions }) });
+    const linked = [extensions, selectionSync((offset) => latestOnCursor.current?.(offset))];
+    const created = new EditorView({ parent: parent.current!, state: EditorState.create({ doc: value, extensions: linked }) });
     view.current = created;
     return () => created.destroy();
     // Built once; value, problems and readOnly reach it through the effects below.
   }, []);
 
   useEffect(() => {
-    const current = view.current;
-    if (current && current.state.doc.toString() !== value) current.dispatch({ changes: { from: 0, to: current.state.doc.length, insert: value } });
+    // A change made elsewhere (the canvas, a restored draft): only what changed, undoable.
+    if (view.current) applyExternalText(view.current, value);
   }, [value]);
+
+  useEffect(() => {
+    if (view.current && reveal) revealRange(view.current, reveal);
+  }, [reveal]);
 
   useEffect(() => {
     view.current?.dispatch({ effects: readOnlyCompartment.reconfigure(readOnlyExtension(readOnly)) });
@@ -51,8 +63,10 @@ export function CodeEditor({ value, onChange, problems, readOnly = false }: Code
   useEffect(() => {
     const current = view.current;
     if (current) current.dispatch(setDiagnostics(current.state, problemDiagnostics(current.state.doc, problems)));
-    // problemsKey stands for problems: a new array with the same problems changes nothing.
-  }, [problemsKey, value]);
+    // problemsKey stands for problems: a new array with the same problems changes nothing. Not
+    // redone per keystroke: the problems given belong to the current text (an edit empties them
+    // until it is checked), and CodeMirror maps the marks shown through each edit.
+  }, [problemsKey]);
 
   useEffect(() => {
     let live = true;

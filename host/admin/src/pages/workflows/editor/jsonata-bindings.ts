@@ -1,4 +1,6 @@
 import type { MemoryDefinition } from '../../../api/api-types.ts';
+import type { JsonSchema } from './json-schema.ts';
+import { memoryFieldBindings } from './memory-field-bindings.ts';
 import { defNames } from './place-at.ts';
 import { childAt, childValue, type OutlineNode } from './yaml-outline.ts';
 
@@ -6,6 +8,8 @@ import { childAt, childValue, type OutlineNode } from './yaml-outline.ts';
 export interface Binding {
   name: string;
   info: string;
+  /** A short label shown beside the name: a field's type. */
+  detail?: string;
   children?: Binding[];
 }
 
@@ -14,16 +18,16 @@ const leaf = (name: string, info: string): Binding => ({ name, info });
 /**
  * What the runtime binds for an expression (host/workflows/expressions/expression-bindings.ts):
  * `$input`, `$context` (memory by slug: global definitions and the workflow's memory defs; the
- * subscriber and source in live runs), `$outputs` and each earlier task by name.
+ * subscriber and source in live runs), `$outputs` and each task that ran before by name.
  */
 export function expressionBindings(root: OutlineNode, definitions: readonly MemoryDefinition[], currentTask?: string): Binding[] {
-  const tasks = defNames(root, 'task').filter((name) => name !== currentTask);
+  const tasks = tasksRunBefore(root, defNames(root, 'task'), currentTask);
   const output = (name: string) => leaf(name, `The output of task ${name} (once it has run)`);
   return [
     {
       name: 'input',
       info: 'The inbound message',
-      children: [leaf('text', 'The message text'), leaf('message_type', 'text, quickReply, attachment, location'), leaf('payload', 'The quick reply or button payload'), leaf('attachments', 'The files of an attachment message: kind, url (the host\'s link), platformId, name, mimeType'), leaf('location', 'The place of a location message: latitude, longitude, title, address')],
+      children: [leaf('text', 'The message text'), leaf('message_type', 'text, quickReply, attachment, location'), leaf('payload', 'The quick reply or button payload'), leaf('attachments', 'The files of an attachment message: kind, url (the host\'s link), platformId, name, mimeType'), leaf('location', 'The place of a location message: latitude, longitude, title, address'), leaf('event_id', "The channel's id of the event"), leaf('channel', 'The channel it came through'), leaf('sender_id', "The sender's id on the channel"), leaf('occurred_at', 'When it was sent (ISO 8601)')],
     },
     {
       name: 'context',
@@ -39,16 +43,31 @@ export function expressionBindings(root: OutlineNode, definitions: readonly Memo
   ];
 }
 
+/**
+ * The tasks whose outputs exist when `current` runs, as validation judges it: the flow's steps
+ * before its last one; every step for a task outside the flow (an agent's tool runs inside a step).
+ */
+function tasksRunBefore(root: OutlineNode, tasks: readonly string[], current: string | undefined): string[] {
+  const steps = (childAt(root, 'flow')?.children ?? []).map((item) => childValue(item, 'do') || (/\bdo\s*:\s*([\w-]+)/.exec(item.value)?.[1] ?? ''));
+  const last = current === undefined ? -1 : steps.lastIndexOf(current);
+  const ran = new Set(last < 0 ? steps : steps.slice(0, last));
+  return tasks.filter((name) => ran.has(name));
+}
+
 function memorySlugs(root: OutlineNode, definitions: readonly MemoryDefinition[]): Binding[] {
-  const slugs = new Map<string, string>();
-  for (const definition of definitions) if (definition.scope === 'global') slugs.set(definition.slug, `${definition.name} (global)`);
+  const slugs = new Map<string, Binding>();
+  for (const definition of definitions) if (definition.scope === 'global') slugs.set(definition.slug, slugBinding(definition, `${definition.name} (global)`));
   for (const name of defNames(root, 'memory')) {
     const id = childValue(childAt(root, 'defs', name, 'settings'), 'definition_id');
     const definition = definitions.find((candidate) => candidate.id === id);
-    slugs.set(definition?.slug ?? name, definition ? `${definition.name} (${definition.scope}), bound as ${name}` : `Bound by the def ${name}`);
+    const slug = definition?.slug ?? name;
+    slugs.set(slug, definition ? slugBinding(definition, `${definition.name} (${definition.scope}), bound as ${name}`) : leaf(slug, `Bound by the def ${name}`));
   }
-  return [...slugs].map(([slug, info]) => leaf(slug, info));
+  return [...slugs.values()];
 }
 
-/** Functions of JSONata that workflows use most. */
-export const JSONATA_FUNCTIONS = ['string', 'number', 'boolean', 'exists', 'count', 'merge', 'match', 'contains', 'substring', 'lowercase', 'uppercase', 'trim', 'join', 'split', 'replace', 'keys', 'lookup', 'now', 'sum', 'map', 'filter'];
+/** A slug with the fields of its definition's schema under it. */
+function slugBinding(definition: MemoryDefinition, info: string): Binding {
+  const children = memoryFieldBindings(definition.schema as JsonSchema);
+  return { name: definition.slug, info, detail: definition.scope, ...(children && { children }) };
+}

@@ -5,6 +5,8 @@ import { memoryTouched, type MemoryTouch } from './memory-touched.ts';
 /** A condition in one of a step's inputs: the input's value is `then` when `test` holds, else `else`. */
 export interface FlowCondition extends ExpressionCondition {
   input: string;
+  /** Its rank among the input's conditions, by the order of their `?` (as a run records them). */
+  index: number;
 }
 
 /** A task an `ai_agent` step may call as a tool: a branch the model chooses at run time. */
@@ -113,7 +115,7 @@ function toTool(parsed: Parsed, task: string): FlowTool {
 
 function conditionsOf(inputs: Record<string, unknown>): FlowCondition[] {
   return Object.entries(inputs).flatMap(([input, value]) =>
-    typeof value === 'string' && value.startsWith('=') ? findConditions(value.slice(1)).map((condition) => ({ input, ...condition })) : [],
+    typeof value === 'string' && value.startsWith('=') ? findConditions(value.slice(1)).map((condition, index) => ({ input, index, ...condition })) : [],
   );
 }
 

@@ -1,4 +1,6 @@
+import type { RunStep } from '../../../api/api-types.ts';
 import { charsFitting, FLOW_SIZES, type PlacedCondition, type PlacedStep, type PlacedTool } from './flow-layout.ts';
+import { branchTaken } from './run-marks.ts';
 import { truncateLabel } from './truncate-label.ts';
 import { wrapLabel } from './wrap-label.ts';
 
@@ -9,13 +11,18 @@ const VALUE_CHARS = charsFitting(FLOW_SIZES.branchWidth - 12);
 // A condition's test runs from the diamond's left corner to the drawing's right edge, in up to two lines.
 const TEST_CHARS = charsFitting(FLOW_SIZES.branchX + FLOW_SIZES.branchWidth - (FLOW_SIZES.sideX + 16 - DIAMOND));
 
-/** What sits beside a step: a diamond per conditional input, an edge per tool an agent may call. */
-export function FlowSideBranches({ placed }: { placed: PlacedStep }) {
+type Took = ReturnType<typeof branchTaken>;
+
+/**
+ * What sits beside a step: a diamond per conditional input, an edge per tool an agent may call.
+ * With the drawn run's step (`ran`), each condition marks the branch it took.
+ */
+export function FlowSideBranches({ placed, ran }: { placed: PlacedStep; ran?: RunStep }) {
   const fromY = placed.y + FLOW_SIZES.stepHeight / 2;
   return (
     <g className="flow-side">
       {placed.conditions.map((condition, index) => (
-        <ConditionBranch key={`c${index}`} condition={condition} fromY={fromY} />
+        <ConditionBranch key={`c${index}`} condition={condition} fromY={fromY} took={ran ? branchTaken(ran, condition) : undefined} drawnRun={ran !== undefined} />
       ))}
       {placed.tools.map((tool) => (
         <ToolBranch key={`t${tool.task}`} tool={tool} fromY={fromY} />
@@ -24,20 +31,22 @@ export function FlowSideBranches({ placed }: { placed: PlacedStep }) {
   );
 }
 
-function ConditionBranch({ condition, fromY }: { condition: PlacedCondition; fromY: number }) {
+/** `took` is the branch the drawn run took (`drawnRun` without it: the run did not evaluate this condition). */
+function ConditionBranch({ condition, fromY, took, drawnRun }: { condition: PlacedCondition; fromY: number; took: Took; drawnRun: boolean }) {
   const { x, y } = condition;
   const diamond = `${x},${y - DIAMOND} ${x + DIAMOND},${y} ${x},${y + DIAMOND} ${x - DIAMOND},${y}`;
+  const outcome = took ? `; the run took ${took === 'both' ? 'both branches' : `the ${took} branch`}` : drawnRun ? '; the run did not evaluate it' : '';
   return (
-    <g className="flow-condition" data-input={condition.input}>
-      <title>{`${condition.input}: if ${condition.test} then ${condition.then} else ${condition.else}`}</title>
+    <g className={['flow-condition', took && `took-${took}`, drawnRun && !took && 'not-evaluated'].filter(Boolean).join(' ')} data-input={condition.input} data-took={took}>
+      <title>{`${condition.input}: if ${condition.test} then ${condition.then} else ${condition.else}${outcome}`}</title>
       <path className="flow-link" d={`M${FLOW_SIZES.stepWidth},${fromY} C${x - 30},${fromY} ${x - 30},${y} ${x - DIAMOND},${y}`} />
       <ConditionTest x={x - DIAMOND} bottom={y - 24} text={`${condition.input}: if ${condition.test}`} />
       <polygon points={diamond} />
       <text className="flow-diamond-mark" x={x} y={y + 4} textAnchor="middle">
         ?
       </text>
-      <BranchEdge label="then" value={condition.then} fromX={x + DIAMOND} fromY={y} toY={y - 2} />
-      <BranchEdge label="else" value={condition.else} fromX={x} fromY={y + DIAMOND} toY={y + 26} />
+      <BranchEdge label="then" value={condition.then} fromX={x + DIAMOND} fromY={y} toY={y - 2} taken={took && (took === 'then' || took === 'both')} />
+      <BranchEdge label="else" value={condition.else} fromX={x} fromY={y + DIAMOND} toY={y + 26} taken={took && (took === 'else' || took === 'both')} />
     </g>
   );
 }
@@ -56,10 +65,12 @@ function ConditionTest({ x, bottom, text }: { x: number; bottom: number; text: s
   );
 }
 
-function BranchEdge({ label, value, fromX, fromY, toY }: { label: string; value: string; fromX: number; fromY: number; toY: number }) {
+/** `taken`: true when the drawn run took this branch, false when it took the other, undefined without one. */
+function BranchEdge({ label, value, fromX, fromY, toY, taken }: { label: string; value: string; fromX: number; fromY: number; toY: number; taken: boolean | undefined }) {
   const boxX = FLOW_SIZES.branchX;
+  const runClass = taken === undefined ? '' : taken ? ' taken' : ' not-taken';
   return (
-    <g className={`flow-branch flow-branch-${label}`}>
+    <g className={`flow-branch flow-branch-${label}${runClass}`}>
       <path className="flow-edge" d={`M${fromX},${fromY} L${fromX},${toY} L${boxX - 1},${toY}`} markerEnd="url(#flow-arrow)" />
       <text className="flow-edge-label" x={boxX - 6} y={toY - 4} textAnchor="end">
         {label}

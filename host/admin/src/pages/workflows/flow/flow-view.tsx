@@ -1,61 +1,66 @@
-import { describeFlow } from './describe-flow.ts';
-import { FLOW_SIZES, layoutFlow } from './flow-layout.ts';
-import { FlowSideBranches } from './flow-side-branches.tsx';
-import { FlowStepNode } from './flow-step-node.tsx';
+import { useDeferredValue, useState } from 'react';
+import { CanvasToolbar } from '../canvas/canvas-toolbar.tsx';
+import '../canvas/canvas.css';
+import { StepPanel } from '../canvas/step-panel.tsx';
+import { useCanvasEdit } from '../canvas/use-canvas-edit.ts';
+import { FlowDrawing } from './flow-drawing.tsx';
+import type { DrawnRun } from './run-marks.ts';
 import { useFlowGraph } from './use-flow-graph.ts';
 import './flow-view.css';
 
-// A narrow column shrinks the drawing down to this scale, then scrolls it sideways: text stays
-// readable (the 11px labels never under 8.8px). The editor's column at a 1280 px window needs 0.94.
-const MIN_SCALE = 0.8;
+export interface FlowViewProps {
+  yaml: string;
+  /** The step (its index in `flow`) that failed the last test run, marked "failed". */
+  failingPosition?: number;
+  /** A run to draw: each step's outcome, each condition's branch, a step's inputs and output on click. */
+  run?: DrawnRun;
+  /** The selected step, when the caller links it to the text (with `onSelect`); else the view keeps its own. */
+  selected?: number;
+  onSelect?: (position: number | undefined) => void;
+  /**
+   * Makes the flow a canvas: the selected step's inputs as a form, "Add step", "Add branch". Each
+   * edit is a change of the YAML text, which the caller applies to its latest text: the flow may
+   * be drawn from a text a keystroke behind (it redraws at low priority), and an edit made from
+   * that text would lose the keystroke. A change throws when the text cannot take it.
+   */
+  onEdit?: (change: (yaml: string) => string) => void;
+}
 
 /**
- * The workflow's flow drawn beside its YAML, read-only, redrawn as the author types: each step
- * with the task's action and the memory it touches, each conditional input as a diamond with
- * `then`/`else` edges, an agent's tools as edges it may take, and the step at `failingPosition`
- * (its index in `flow`, from the last test run) marked "failed".
+ * The workflow's flow drawn beside its YAML, redrawn as the author types (see FlowDrawing).
+ * Clicking a step selects it: the caller selects its YAML, and the panel shows what the drawn
+ * run did there and, when editable, its inputs as a form. Every canvas edit is an edit of the
+ * YAML text (the source of truth) made through `onEdit`.
  *
  * Plain SVG rather than a graph library such as @xyflow/react: the flow is a handful of steps in
- * one column with side branches, which needs no layout engine, no pan/zoom or editing, and so
- * costs nothing in the bundle.
+ * one column with side branches, which needs no layout engine nor pan/zoom, and so costs nothing
+ * in the bundle.
  *
  * @example
- * <FlowView yaml={yaml} failingPosition={1} />
+ * <FlowView yaml={yaml} run={lastRun} selected={selected} onSelect={select} onEdit={(change) => setYaml(change(latestYaml))} />
  */
-export function FlowView(props: { yaml: string; failingPosition?: number }) {
-  const graph = useFlowGraph(props.yaml);
-  const layout = layoutFlow(graph);
-  const centerX = FLOW_SIZES.stepWidth / 2;
+export function FlowView({ yaml, failingPosition, run, selected: linked, onSelect, onEdit }: FlowViewProps) {
+  const graph = useFlowGraph(yaml);
+  const [own, setOwn] = useState<number>();
+  const selected = onSelect ? linked : own;
+  const select = onSelect ?? setOwn;
+  const { apply, problem } = useCanvasEdit(onEdit);
+  // The panel reads the step's inputs from the text: a long workflow's typing is not held up by it.
+  const panelYaml = useDeferredValue(yaml);
+  const step = selected === undefined ? undefined : graph.steps[selected];
   return (
-    <figure className="flow-view" data-testid="flow-view">
-      <svg role="img" aria-label={describeFlow(graph, props.failingPosition)} viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height} style={{ minWidth: layout.width * MIN_SCALE }}>
-        <defs>
-          <marker id="flow-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-            <path d="M0,0 L10,5 L0,10 z" />
-          </marker>
-        </defs>
-        <g className="flow-start">
-          <rect x={centerX - 44} y={4} width={88} height={22} rx={11} />
-          <text x={centerX} y={19} textAnchor="middle">message in</text>
-        </g>
-        {layout.steps.map((placed, index) => {
-          const above = layout.steps[index - 1];
-          const fromY = above ? above.y + above.height : 26;
-          return (
-            <g key={placed.step.position} className="flow-row">
-              <line className="flow-edge" x1={centerX} y1={fromY} x2={centerX} y2={placed.y - 1} markerEnd="url(#flow-arrow)" />
-              <FlowStepNode placed={placed} failed={placed.step.position === props.failingPosition} />
-              <FlowSideBranches placed={placed} />
-            </g>
-          );
-        })}
-      </svg>
-      {graph.error && (
-        <figcaption className="flow-error" role="status">
-          {graph.steps.length > 0 ? 'Showing the flow as last read: ' : ''}
-          {graph.error}
-        </figcaption>
-      )}
-    </figure>
+    <div className="flow-view" data-testid="flow-view">
+      {onEdit && <CanvasToolbar yaml={yaml} steps={graph.steps} selected={selected} apply={apply} onSelect={select} problem={problem} />}
+      {step && (onEdit || run) && <StepPanel key={step.position} yaml={panelYaml} step={step} run={run} onEdit={onEdit && apply} onClose={() => select(undefined)} />}
+      <figure className="flow-figure">
+        <FlowDrawing graph={graph} failingPosition={failingPosition} run={run} selected={selected} onSelect={select} />
+        {graph.error && (
+          <figcaption className="flow-error" role="status">
+            {graph.steps.length > 0 ? 'Showing the flow as last read: ' : ''}
+            {graph.error}
+          </figcaption>
+        )}
+      </figure>
+    </div>
   );
 }
