@@ -153,6 +153,8 @@ describe('the workflow editor keeps edits safe', { skip }, () => {
     await runsLink.click();
     await untilDialogs(before + 2);
     await expectUrl(page, /\/runs$/);
+    // The runs page drawn: the editor (and its unload guard) is gone, not just the URL changed.
+    await expect(page.getByRole('heading', { name: 'Runs', exact: true })).visible();
 
     // Back again, edit, save: then the link leaves at once.
     await page.goto(`${admin.host.url}/workflows/${id}`);

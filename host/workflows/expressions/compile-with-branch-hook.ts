@@ -1,8 +1,13 @@
 import jsonata from 'jsonata';
 import { compileExpression, type EvaluationLimits } from './compile-expression.ts';
 
-/** The variable the instrumented expression calls with each conditional's rank and test value. */
-export const BRANCH_HOOK = '__branch_taken';
+/**
+ * The variable the instrumented expression calls with each conditional's rank and test value. Its
+ * space makes it a name JSONata source cannot write (a name ends at whitespace), so an author's
+ * expression can neither call it (forged or unbounded branch logs) nor rebind it (a conditional
+ * that then branches differently than without logging); only the instrumented nodes reach it.
+ */
+export const BRANCH_HOOK = 'branch taken';
 
 /** The hook's signature: it returns the test's truth, which the conditional then branches on. */
 export type BranchHook = (index: number, test: unknown) => boolean;
@@ -18,7 +23,7 @@ const MAX_CACHED = 1_000;
 const cache = new Map<string, jsonata.Expression>();
 
 /**
- * The expression compiled with every conditional's test wrapped in a call to `$__branch_taken`
+ * The expression compiled with every conditional's test wrapped in a call to the hook {@link BRANCH_HOOK}
  * (rank, test): the evaluation reports which way each conditional went, from JSONata's own
  * evaluation rather than a second one (a test may read loop variables, or cost time). Ranks
  * follow the order of the `?` marks in the source, as the editor numbers them. A copy of its

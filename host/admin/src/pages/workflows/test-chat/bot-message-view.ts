@@ -1,6 +1,7 @@
 import type { StdOutgoingMessageEnvelope } from '@bot-ai/api';
+import { safeUrl } from '../../../components/safe-url.ts';
 
-/** A quick reply or button: a payload it sends back as the next turn, or a link it opens. */
+/** A quick reply or button: a payload it sends back as the next turn, a link it opens, or neither (a link refused). */
 export interface Chip {
   title: string;
   payload?: string;
@@ -37,7 +38,7 @@ export function botMessageView(message: Record<string, unknown>): BotMessageView
     case 'buttons':
       return { text: envelope.data.text, chips: envelope.data.buttons.map(buttonChip), cards: [] };
     case 'attachment':
-      return { text: envelope.data.text ?? '', chips: [], attachment: envelope.data.attachment, cards: [] };
+      return { text: envelope.data.text ?? '', chips: [], ...safeAttachment(envelope.data.attachment), cards: [] };
     case 'list':
     case 'carousel':
       return { text: '', chips: [], cards: envelope.data.elements.map(({ buttons, ...card }) => ({ ...card, chips: (buttons ?? []).map(buttonChip) })) };
@@ -46,8 +47,19 @@ export function botMessageView(message: Record<string, unknown>): BotMessageView
   }
 }
 
+/**
+ * A workflow's author writes the URLs a message carries, and the envelope schema takes any scheme
+ * (`javascript:`, `data:`): a link is kept only when the panel may follow it, as in descriptions.
+ */
 function buttonChip(button: { type: 'postback'; title: string; payload: string } | { type: 'url'; title: string; url: string }): Chip {
-  return button.type === 'postback' ? { title: button.title, payload: button.payload } : { title: button.title, url: button.url };
+  if (button.type === 'postback') return { title: button.title, payload: button.payload };
+  const url = safeUrl(button.url);
+  return url === null ? { title: button.title } : { title: button.title, url };
+}
+
+function safeAttachment(attachment: { kind: string; url: string; name?: string }): Pick<BotMessageView, 'attachment'> {
+  const url = safeUrl(attachment.url);
+  return url === null ? {} : { attachment: { ...attachment, url } };
 }
 
 /** The text a message puts in the conversation, as the host's history records it ('' for none). */

@@ -38,8 +38,12 @@ function Chips({ chips, onChoose, disabled }: { chips: Chip[]; onChoose: (chip: 
           <a key={index} className="chat-chip" href={chip.url} target="_blank" rel="noreferrer">
             {chip.title}
           </a>
+        ) : chip.payload === undefined ? (
+          <span key={index} className="chat-chip" title="A link the panel does not open">
+            {chip.title}
+          </span>
         ) : (
-          <button key={index} type="button" className="chat-chip" disabled={disabled} title={`Sends the payload ${chip.payload ?? ''}`} onClick={() => onChoose(chip)}>
+          <button key={index} type="button" className="chat-chip" disabled={disabled} title={`Sends the payload ${chip.payload}`} onClick={() => onChoose(chip)}>
             {chip.title}
           </button>
         ),
