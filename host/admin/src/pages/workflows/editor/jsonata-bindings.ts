@@ -1,17 +1,9 @@
 import type { MemoryDefinition } from '../../../api/api-types.ts';
+import type { Binding } from './binding.ts';
 import type { JsonSchema } from './json-schema.ts';
 import { memoryFieldBindings } from './memory-field-bindings.ts';
 import { defNames } from './place-at.ts';
 import { childAt, childValue, type OutlineNode } from './yaml-outline.ts';
-
-/** A variable an expression may read, with what is under it. */
-export interface Binding {
-  name: string;
-  info: string;
-  /** A short label shown beside the name: a field's type. */
-  detail?: string;
-  children?: Binding[];
-}
 
 const leaf = (name: string, info: string): Binding => ({ name, info });
 

@@ -1,6 +1,7 @@
 import { syntaxTree } from '@codemirror/language';
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
-import { expressionBindings, type Binding } from './jsonata-bindings.ts';
+import type { Binding } from './binding.ts';
+import { expressionBindings } from './jsonata-bindings.ts';
 import { JSONATA_FUNCTIONS, type JsonataFunction } from '../../../../../workflows/expressions/jsonata-functions.ts';
 import { expressionNode } from './jsonata-marks.ts';
 import { memoryDefinitionsField } from './memory-definitions.ts';

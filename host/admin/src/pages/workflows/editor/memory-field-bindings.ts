@@ -1,4 +1,4 @@
-import type { Binding } from './jsonata-bindings.ts';
+import type { Binding } from './binding.ts';
 import type { JsonSchema } from './json-schema.ts';
 
 /** Memory schemas nest little; this keeps a self-similar schema from being walked without end. */
