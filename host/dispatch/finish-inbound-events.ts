@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { BatchedStatement } from '../db/batched-statement.ts';
-import { RUN_END_COLUMNS, RUN_END_CTES, runEndColumns, type RunEnd } from '../workflows/runtime/run-records.ts';
+import { RUN_END_COLUMNS, RUN_END_CTES, runEndColumns, type RunEnd } from '../workflows/runtime/run-end-sql.ts';
 import { CLAIM_LOCKED_EVENTS, CONVERSATION_KEY, type ClaimedEvent, type InboundEventStatus } from './claimed-event.ts';
 
 /** An attempt's outcome, recorded only while the attempt still holds the event's claim. */

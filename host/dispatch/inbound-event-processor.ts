@@ -12,7 +12,7 @@ import { OutboxRecords } from '../outbox/outbox-records.ts';
 import type { WorkflowDocument } from '../workflows/document/workflow-document.ts';
 import type { RunInput } from '../workflows/runtime/action.ts';
 import { describeError } from '../workflows/runtime/describe-error.ts';
-import type { RunEnd } from '../workflows/runtime/run-records.ts';
+import type { RunEnd } from '../workflows/runtime/run-end-sql.ts';
 import type { WorkflowRunner } from '../workflows/runtime/workflow-runner.ts';
 import type { AttemptOutcome } from '../metrics/host-metrics.ts';
 import { ClaimHeartbeat } from './claim-heartbeat.ts';

@@ -3,9 +3,10 @@ import type { Logger } from 'pino';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
 import { errorCode, messageOf } from '../channels/plugin-side/sandbox-error.ts';
-import type { RunOutbox } from '../workflows/runtime/action.ts';
+import type { RunOutbox } from './run-outbox.ts';
 import { fitToCapabilities, type SendCapabilities } from './fit-to-capabilities.ts';
-import type { OutboxRecords, SendRecord, SentReply } from './outbox-records.ts';
+import type { OutboxRecords, SendRecord } from './outbox-records.ts';
+import type { SentReply } from './sent-replies-sql.ts';
 import { retryAfterOf } from '../errors/retry-after-of.ts';
 import type { SendResult } from '../metrics/host-metrics.ts';
 

@@ -11,7 +11,7 @@ import { conversationMessageSchema, threadConversation } from './run-conversatio
 import { MAX_RUN_SEARCH_CHARS, whereRunMatches } from './run-search.ts';
 import type { StepError } from './runtime/describe-error.ts';
 import { explainError } from './runtime/plain-error.ts';
-import type { RunOutbox } from './runtime/action.ts';
+import type { RunOutbox } from '../outbox/run-outbox.ts';
 import type { WorkflowRunner } from './runtime/workflow-runner.ts';
 import type { WorkflowStore } from './storage/workflow-store.ts';
 import { MAX_WORKFLOW_VERSION, workflowYaml } from './workflows.routes.ts';

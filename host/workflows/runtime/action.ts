@@ -1,7 +1,6 @@
-import type { StdOutgoingMessageEnvelope } from '@bot-ai/api';
 import type { LanguageModel, Tool } from 'ai';
 import type { MemoryDefinition } from '../../memory/definitions/memory-definition.ts';
-import type { SentReply } from '../../outbox/outbox-records.ts';
+import type { RunOutbox } from '../../outbox/run-outbox.ts';
 import type { TaskDef, WorkflowDocument } from '../document/workflow-document.ts';
 import type { ActionName } from './action-specs.ts';
 
@@ -67,21 +66,6 @@ export interface RunMemory {
   workingMemoryBlock(task: TaskDef): string;
   /** The `update_memory` AI tool limited to the task's bound slugs; undefined without bindings. */
   updateTool(task: TaskDef): Tool | undefined;
-}
-
-/** Replies to the subscriber. In a test run nothing is sent: the messages are collected. */
-export interface RunOutbox {
-  /**
-   * Sends one envelope through the channel's `doSendMessage` in its sandbox, honouring its
-   * capabilities and `maxTextLength`. Recorded before it is attempted and marked after, so a
-   * retried run never sends the same reply twice.
-   */
-  send(envelope: StdOutgoingMessageEnvelope): Promise<{ mid: string | undefined }>;
-  /**
-   * The replies accepted since last asked, not yet marked sent: the runner marks them in the
-   * statement that records their step (a test run's outbox has none: it records nothing).
-   */
-  takeSentReplies(): SentReply[];
 }
 
 /** Inbound and outbound messages of the run's thread, oldest first. */

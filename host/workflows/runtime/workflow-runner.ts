@@ -8,14 +8,16 @@ import type {
   ModelResolver,
   RunInput,
   RunMemory,
-  RunOutbox,
   RunState,
   WorkflowAction,
 } from './action.ts';
+import type { RunOutbox } from '../../outbox/run-outbox.ts';
 import { isActionName } from './action-specs.ts';
-import { BranchLog, type BranchTaken } from '../expressions/branch-log.ts';
+import { BranchLog } from '../expressions/branch-log.ts';
 import { describeError, type StepError } from './describe-error.ts';
-import { RunRecords, type RunEnd, type StepWrite } from './run-records.ts';
+import { RunRecords } from './run-records.ts';
+import type { RunEnd, StepWrite } from './run-end-sql.ts';
+import type { StepRecord } from './step-record.ts';
 
 /**
  * How deep agent tools may nest (an agent's tool that is an agent calling a tool, …). Saving
@@ -70,22 +72,6 @@ export interface RunRequest {
    * the next claim of the event ends it as abandoned.
    */
   deferEnd?: boolean;
-}
-
-export interface StepRecord {
-  position: number;
-  task: string;
-  action: string;
-  status: 'succeeded' | 'failed';
-  /** Taken from an earlier attempt of the same event instead of run again. */
-  reused: boolean;
-  inputs: Record<string, unknown> | null;
-  output: unknown;
-  error: StepError | null;
-  /** The way each conditional of the inputs went (none for a reused step). */
-  branches?: BranchTaken[];
-  startedAt: string;
-  finishedAt: string;
 }
 
 export interface RunResult {

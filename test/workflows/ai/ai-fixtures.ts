@@ -10,10 +10,10 @@ import type {
   ConversationHistory,
   ModelResolver,
   RunMemory,
-  RunOutbox,
   RunState,
   TaskRunner,
 } from '../../../host/workflows/runtime/action.ts';
+import type { RunOutbox } from '../../../host/outbox/run-outbox.ts';
 
 /** The mocked OpenAI-compatible server (BOT_AI_BASE_URL) and its key (BOT_AI_API_KEY). */
 export const AI_ORIGIN = 'http://llm.test';
