@@ -3,6 +3,8 @@ import type { ChannelFile, ChannelOrigin } from './discovery/scan-channel-files.
 import type { ChannelRuntimeStatus } from './calls/channel-calls.ts';
 import { ChannelUnavailableError } from './channel-unavailable-error.ts';
 import { diffChannels, type RescanReport } from './rescan-report.ts';
+import { codesWhere } from '../errors/codes-where.ts';
+import { describeError, errorCode } from '../errors/describe-error.ts';
 
 export interface DiagnosticEntry {
   file: string;
@@ -72,7 +74,7 @@ export interface ChannelRegistryDeps<S> {
   disabledDeclarations?(): Promise<Map<string, { name: string; fingerprint: string; description: ChannelDescription }>>;
 }
 
-const SANDBOX_CLOSED = 'BOT_ERR_PLUGIN_SANDBOX_CLOSED';
+const SANDBOX_CLOSING = codesWhere('sandboxClosing');
 
 /**
  * The channels this host serves. Every change (discovery, rescan, enable, disable) runs one at
@@ -174,7 +176,7 @@ export class ChannelRegistry<S = unknown> {
       return await use(first.loaded.sandbox);
     } catch (error) {
       const replacement = this.running(name);
-      if ((error as { code?: unknown }).code !== SANDBOX_CLOSED || !replacement || replacement.loaded === first.loaded) throw error;
+      if (!SANDBOX_CLOSING.has(errorCode(error) ?? '') || !replacement || replacement.loaded === first.loaded) throw error;
       return use(replacement.loaded.sandbox);
     }
   }
@@ -305,7 +307,7 @@ export class ChannelRegistry<S = unknown> {
         entry.description = loaded.description; // a dormant entry's was the one stored at disable
         entry.failure = undefined;
       } catch (error) {
-        entry.failure = failureOf(error);
+        entry.failure = describeError(error, 'BOT_ERR_PLUGIN_LOAD_FAILED');
       }
     }
   }
@@ -329,12 +331,4 @@ function isRegistered<S>(result: DiscoveryResult<S>): result is RegisteredResult
 
 async function closeAll<S>(loaded: LoadedChannel<S>[]): Promise<void> {
   await Promise.all(loaded.map((channel) => channel.close()));
-}
-
-function failureOf(error: unknown): { code: string; message: string } {
-  const code = (error as { code?: unknown } | null)?.code;
-  return {
-    code: typeof code === 'string' ? code : 'BOT_ERR_PLUGIN_LOAD_FAILED',
-    message: error instanceof Error ? error.message : String(error),
-  };
 }

@@ -2,7 +2,7 @@ import type { ChannelSource, PlainInboundEvent } from '@bot-ai/api';
 import type { Logger } from 'pino';
 import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
-import { errorCode } from '../channels/plugin-side/sandbox-error.ts';
+import { errorCode } from '../errors/describe-error.ts';
 
 export interface TypingTarget {
   channel: string;

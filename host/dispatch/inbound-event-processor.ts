@@ -11,7 +11,7 @@ import { LiveOutbox, type LiveOutboxDeps } from '../outbox/live-outbox.ts';
 import { OutboxRecords } from '../outbox/outbox-records.ts';
 import type { WorkflowDocument } from '../workflows/document/workflow-document.ts';
 import type { RunInput } from '../workflows/runtime/action.ts';
-import { describeError } from '../workflows/runtime/describe-error.ts';
+import { describeStepError } from '../workflows/runtime/describe-step-error.ts';
 import type { RunEnd } from '../workflows/runtime/run-end-sql.ts';
 import type { WorkflowRunner } from '../workflows/runtime/workflow-runner.ts';
 import type { AttemptOutcome } from '../metrics/host-metrics.ts';
@@ -181,7 +181,7 @@ export class InboundEventProcessor {
 
   /** A failed attempt: tried again later, or a dead letter after the last attempt. */
   #failed(row: ClaimedEvent, error: unknown, run?: RunEnd): AttemptResult {
-    const { code, message } = describeError(error);
+    const { code, message } = describeStepError(error);
     return { status: row.attempts >= this.deps.maxAttempts ? 'failed' : 'queued', reason: `${code}: ${message}`, error, run };
   }
 
@@ -195,7 +195,7 @@ export class InboundEventProcessor {
     const attempt = { number: row.attempts, maxAttempts: this.deps.maxAttempts };
     if (outcome.status === 'queued') logFailedAttempt(this.deps.logger, inboundEventId, outcome.error, attempt);
     if (outcome.status === 'failed') {
-      const code = outcome.error === undefined ? 'BOT_ERR_INBOUND_EVENT_ABANDONED' : describeError(outcome.error).code;
+      const code = outcome.error === undefined ? 'BOT_ERR_INBOUND_EVENT_ABANDONED' : describeStepError(outcome.error).code;
       this.deps.logger.error({ inboundEventId, code, attempts: row.attempts }, 'inbound event failed for good; kept as a dead letter');
     }
   }

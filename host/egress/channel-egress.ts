@@ -1,4 +1,5 @@
 import type { EgressRequest, EgressResponse } from '@bot-ai/api';
+import { codesWhere } from '../errors/codes-where.ts';
 import type { EgressAllowance } from './egress-allowance.ts';
 import type { EgressClient } from './egress-client.ts';
 import { egressError } from './egress-error.ts';
@@ -33,7 +34,7 @@ export interface ChannelEgressDeps {
 }
 
 /** Refusals of policy, worth a log line; failures to reach a platform are the plugin's to report. */
-const LOGGED_CODES = new Set(['BOT_ERR_EGRESS_HOST_NOT_ALLOWED', 'BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC', 'BOT_ERR_EGRESS_HOST_SELF', 'BOT_ERR_EGRESS_REDIRECT_REFUSED']);
+const LOGGED_CODES = codesWhere('egressRefusal');
 
 /**
  * The `fetch` host service of each channel: it works out what the asking channel may reach (the

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { EgressRequest, EgressResponse } from '@bot-ai/api';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { innermostCause } from '../errors/cause-chain.ts';
 import { egressRuleFor, type EgressAllowance, type EgressRule } from './egress-allowance.ts';
 import { egressError, findEgressError } from './egress-error.ts';
 import { firstHop, type EgressHop } from './egress-hop.ts';
@@ -149,7 +150,6 @@ function asEgressError(error: unknown, signal: AbortSignal, timeoutMs: number, o
 
 /** `fetch failed` says nothing; its innermost cause does (`connect ECONNREFUSED 127.0.0.1:9`). */
 function innermostMessage(error: unknown): string {
-  let current = error as { message?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; depth < 8 && current?.cause; depth++) current = current.cause as typeof current;
-  return typeof current?.message === 'string' ? current.message : String(current);
+  const innermost = innermostCause(error, 9) as { message?: unknown } | undefined;
+  return typeof innermost?.message === 'string' ? innermost.message : String(innermost);
 }

@@ -1,4 +1,6 @@
 import { AppError } from '../errors/app-error.ts';
+import { causes } from '../errors/cause-chain.ts';
+import { errorCode } from '../errors/describe-error.ts';
 import type { ErrorCode } from '../errors/error-codes.ts';
 
 /** The codes of the egress errors in the host's error table. */
@@ -13,19 +15,14 @@ export function egressError(code: EgressErrorCode, message: string, cause?: unkn
   return new AppError(code, message, undefined, cause === undefined ? undefined : { cause });
 }
 
-const MAX_DEPTH = 8;
-
 /**
  * The first egress error in `error`'s cause chain: undici wraps what a connection's `lookup`
  * threw in `TypeError: fetch failed`, and our refusal is inside.
  * @example const refusal = findEgressError(error) ?? egressError('BOT_ERR_EGRESS_FAILED', '…', error);
  */
 export function findEgressError(error: unknown): AppError | undefined {
-  let current = error;
-  for (let depth = 0; depth < MAX_DEPTH && current; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('BOT_ERR_EGRESS_')) return current as AppError;
-    current = (current as { cause?: unknown }).cause;
+  for (const link of causes(error)) {
+    if (errorCode(link)?.startsWith('BOT_ERR_EGRESS_')) return link as AppError;
   }
   return undefined;
 }

@@ -1,6 +1,12 @@
+import { CHANNEL_ERROR_CODES } from './channel-error-codes.ts';
+import type { ErrorCodeEntry } from './error-code-entry.ts';
+import { PLUGIN_ERROR_CODES } from './plugin-error-codes.ts';
+
 /**
- * Every error the host raises, declared once: its stable code, the HTTP status it maps to, and
- * whether its message may be shown to a client. Codes are never reused or renamed; the table in
+ * Every error the host raises or relays, declared once: its stable code, the HTTP status it maps to, and
+ * whether its message may be shown to a client, with the flags of the classes callers treat alike
+ * (see `codesWhere`). The codes of plugins' lives and of the SDK's channel errors are kept in files
+ * of their own and spread in here. Codes are never reused or renamed; the table in
  * docs/error-codes.md is checked against this one by a test.
  */
 export const ERROR_CODES = {
@@ -116,10 +122,10 @@ export const ERROR_CODES = {
   BOT_ERR_EGRESS_UNAVAILABLE: { status: 503, expose: false, description: 'No egress service performs the plugin\'s `fetch`: the plugin runs outside a host (a unit test without host services), or its sandbox was given none.' },
   BOT_ERR_EGRESS_BAD_URL: { status: 400, expose: false, description: 'A plugin\'s `fetch` named no absolute http(s) URL, or one with credentials in it.' },
   BOT_ERR_EGRESS_BAD_REQUEST: { status: 400, expose: false, description: 'A plugin\'s `fetch` had a malformed method or header, or a method the host does not send (CONNECT, TRACE, TRACK).' },
-  BOT_ERR_EGRESS_HOST_NOT_ALLOWED: { status: 403, expose: false, description: 'A plugin\'s `fetch` went to neither a host its package declares in `bot.egress` nor the exact origin of an `x-egress` setting of the source it serves.' },
-  BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC: { status: 403, expose: false, description: 'A host declared in `bot.egress` resolved to a loopback, private, link-local, CGNAT, multicast, reserved or otherwise non-public address.' },
-  BOT_ERR_EGRESS_HOST_SELF: { status: 403, expose: false, description: 'A plugin\'s `fetch` (or a redirect, or a name it resolved) led to the host\'s own HTTP port on a loopback, unspecified or local address: its API, admin and `/metrics`. `BOT_EGRESS_ALLOW_SELF=true` allows it.' },
-  BOT_ERR_EGRESS_REDIRECT_REFUSED: { status: 403, expose: false, description: 'A redirect led where the egress rules refuse to go, or the plugin\'s `fetch` asked for `redirect: \'error\'`.' },
+  BOT_ERR_EGRESS_HOST_NOT_ALLOWED: { status: 403, expose: false, egressRefusal: true, description: 'A plugin\'s `fetch` went to neither a host its package declares in `bot.egress` nor the exact origin of an `x-egress` setting of the source it serves.' },
+  BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC: { status: 403, expose: false, egressRefusal: true, description: 'A host declared in `bot.egress` resolved to a loopback, private, link-local, CGNAT, multicast, reserved or otherwise non-public address.' },
+  BOT_ERR_EGRESS_HOST_SELF: { status: 403, expose: false, egressRefusal: true, description: 'A plugin\'s `fetch` (or a redirect, or a name it resolved) led to the host\'s own HTTP port on a loopback, unspecified or local address: its API, admin and `/metrics`. `BOT_EGRESS_ALLOW_SELF=true` allows it.' },
+  BOT_ERR_EGRESS_REDIRECT_REFUSED: { status: 403, expose: false, egressRefusal: true, description: 'A redirect led where the egress rules refuse to go, or the plugin\'s `fetch` asked for `redirect: \'error\'`.' },
   BOT_ERR_EGRESS_TOO_MANY_REDIRECTS: { status: 502, expose: false, description: 'A plugin\'s `fetch` was redirected more than `BOT_EGRESS_MAX_REDIRECTS` times.' },
   BOT_ERR_EGRESS_REQUEST_TOO_LARGE: { status: 413, expose: false, description: 'A plugin\'s `fetch` body is larger than `BOT_EGRESS_MAX_REQUEST_BYTES`.' },
   BOT_ERR_EGRESS_RESPONSE_TOO_LARGE: { status: 502, expose: false, description: 'The answer to a plugin\'s `fetch` is larger than `BOT_EGRESS_MAX_RESPONSE_BYTES`; the transfer was stopped.' },
@@ -147,6 +153,8 @@ export const ERROR_CODES = {
   BOT_ERR_CHANNEL_INSTALL_DECLARATIVE: { status: 409, expose: true, description: 'The channel packages are declared in BOT_CHANNELS_FILE: change the file and restart (or rescan) instead of installing, rolling back or removing through the API.' },
   BOT_ERR_CHANNEL_INSTALL_OFF: { status: 403, expose: true, description: 'BOT_CHANNEL_INSTALL does not allow this install: `off` allows none, `registry` no uploaded tarball.' },
   BOT_ERR_CHANNEL_PACKAGE_DESTINATION_EXISTS: { status: 500, expose: false, description: 'A package was to be unpacked into a folder that already exists; nothing was written.' },
-} as const satisfies Record<string, { status: number; expose: boolean; description: string }>;
+  ...PLUGIN_ERROR_CODES,
+  ...CHANNEL_ERROR_CODES,
+} as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -2,7 +2,9 @@ import type { ChannelSource, PlainInboundEvent, StdOutgoingMessageEnvelope } fro
 import type { Logger } from 'pino';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
-import { errorCode, messageOf } from '../channels/plugin-side/sandbox-error.ts';
+import { causes } from '../errors/cause-chain.ts';
+import { codesWhere } from '../errors/codes-where.ts';
+import { errorCode, messageOf } from '../errors/describe-error.ts';
 import type { RunOutbox } from './run-outbox.ts';
 import { fitToCapabilities, type SendCapabilities } from './fit-to-capabilities.ts';
 import type { OutboxRecords, SendRecord } from './outbox-records.ts';
@@ -41,7 +43,7 @@ export interface LiveSendTarget {
 const MAX_SENDS_IN_PLACE = 3;
 
 /** Errors after which the platform surely did not get the message, so a retried run may send it again. */
-const NOT_DELIVERED = new Set(['BOT_ERR_CHANNEL_PLATFORM_STATUS', 'BOT_ERR_CHANNEL_UNSUPPORTED_FORMAT', 'BOT_ERR_CHANNEL_UNAVAILABLE', 'BOT_ERR_PLUGIN_QUEUE_FULL', 'BOT_ERR_PLUGIN_SANDBOX_CLOSED', 'BOT_ERR_PLUGIN_SEND_NOT_STARTED', 'BOT_ERR_PLUGIN_RUNNER_DOWN', 'BOT_ERR_PLUGIN_ISOLATION_UNAVAILABLE']);
+const NOT_DELIVERED = codesWhere('notDelivered');
 
 /**
  * Sends a live run's replies through the channel's sandbox, each recorded before it is
@@ -143,15 +145,8 @@ function resendsInPlace(error: unknown, status: 'failed' | 'uncertain', resendUn
   return status === 'uncertain' && resendUnknown && timedOut;
 }
 
-const MAX_CAUSE_DEPTH = 8;
-
 function causeChainHas(error: unknown, code: string): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current !== undefined && current !== null && depth < MAX_CAUSE_DEPTH; depth += 1) {
-    if (errorCode(current) === code) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  return causes(error).some((link) => errorCode(link) === code);
 }
 
 function causeCode(error: unknown): string | undefined {

@@ -8,7 +8,7 @@ import type { ConnectResult } from '@bot-ai/api';
 import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import { connectResultSchema } from '../channels/plugin-side/connect-task.ts';
-import { errorCode } from '../channels/plugin-side/sandbox-error.ts';
+import { errorCode } from '../errors/describe-error.ts';
 import { AppError } from '../errors/app-error.ts';
 import { redactSecrets } from './redact-secrets.ts';
 import { secretKeys } from './secret-settings.ts';

@@ -2,7 +2,7 @@ import type { PlainWebhookResponse } from '@bot-ai/api';
 import type { Context } from 'koa';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
-import { errorCode } from '../channels/plugin-side/sandbox-error.ts';
+import { errorCode } from '../errors/describe-error.ts';
 import { AppError } from '../errors/app-error.ts';
 import { storableData } from '../json/storable.ts';
 import type { RawRouteDefinition } from '../http/route-definition.ts';

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { WebSocket, RawData } from 'ws';
 import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
-import { errorCode } from '../channels/plugin-side/sandbox-error.ts';
+import { errorCode } from '../errors/describe-error.ts';
 import type { ErrorCode } from '../errors/error-codes.ts';
 import type { InboxStore } from '../inbox/inbox-store.ts';
 import { storableData } from '../json/storable.ts';

@@ -9,7 +9,7 @@ import { subscriberDisplayNames } from '../conversations/subscriber-display-name
 import { failedStepTasks } from './failed-step-tasks.ts';
 import { conversationMessageSchema, threadConversation } from './run-conversation.ts';
 import { MAX_RUN_SEARCH_CHARS, whereRunMatches } from './run-search.ts';
-import type { StepError } from './runtime/describe-error.ts';
+import type { StepError } from './runtime/describe-step-error.ts';
 import { explainError } from './runtime/plain-error.ts';
 import type { RunOutbox } from '../outbox/run-outbox.ts';
 import type { WorkflowRunner } from './runtime/workflow-runner.ts';

@@ -23,6 +23,9 @@ function tableAfter(doc: string, heading: string): string[][] {
 
 test('the error table (docs/error-codes.md) lists exactly the declared error codes with their statuses', () => {
   const documented = tableAfter(errorCodesDoc, '## Error codes');
+  const listed = new Set(documented.map(([code]) => code));
+  const missing = Object.keys(ERROR_CODES).filter((code) => !listed.has(code));
+  assert.deepEqual(missing, [], 'codes of host/errors missing from docs/error-codes.md');
   assert.deepEqual(documented.map(([code]) => code).sort(), Object.keys(ERROR_CODES).sort());
   for (const [code, status] of documented) {
     assert.equal(Number(status), ERROR_CODES[code as keyof typeof ERROR_CODES].status, `status of ${code}`);

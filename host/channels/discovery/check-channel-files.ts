@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { describeError, type ErrorDescription } from '../../errors/describe-error.ts';
 import { pluginLinkPolicy, pluginRoot, type ReadPathOptions } from '../runner/plugin-read-paths.ts';
 import { checkPluginLinks } from './check-plugin-links.ts';
 import { checkPluginManifest } from './check-plugin-manifest.ts';
@@ -59,10 +60,6 @@ function linkPolicyOf(channel: ChannelFile, options: CheckOptions, channelRoots:
 }
 
 /** The error's code (a plugin check's `BOT_ERR_PLUGIN_*`), else the generic load failure. */
-export function describeFailure(error: unknown): { code: string; message: string } {
-  const code = (error as { code?: unknown } | null)?.code;
-  return {
-    code: typeof code === 'string' ? code : 'BOT_ERR_PLUGIN_LOAD_FAILED',
-    message: error instanceof Error ? error.message : String(error),
-  };
+export function describeFailure(error: unknown): ErrorDescription {
+  return describeError(error, 'BOT_ERR_PLUGIN_LOAD_FAILED');
 }

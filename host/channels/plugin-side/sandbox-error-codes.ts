@@ -1,8 +1,8 @@
 /**
- * Every error the channel sandbox raises, declared once with the same shape as the host's error
- * table (`host/errors/error-codes.ts`): a stable code, the HTTP status a route maps it to, and
- * whether its message may reach a client. Plugin messages can hold anything (paths, payloads), so
- * none is exposed. Codes are never reused or renamed.
+ * The codes the channel sandbox raises, declared here because the runner bundle needs them and
+ * may import plugin-side code only. The host's error table (host/errors/plugin-error-codes.ts)
+ * spreads these rows in and adds the classes it reads; the runner never needs those. Plugin
+ * messages can hold anything (paths, payloads), so none is exposed. Codes are never reused.
  */
 export const SANDBOX_ERROR_CODES = {
   // Checks run in a worker before a channel is registered.

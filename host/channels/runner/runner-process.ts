@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import type { HostServices } from '@bot-ai/api';
+import { codesWhere } from '../../errors/codes-where.ts';
 import type { SandboxLogger } from '../calls/sandbox-logger.ts';
 import { sendNotStarted } from '../calls/send-not-started.ts';
 import type { SandboxReply } from '../plugin-side/protocol.ts';
@@ -62,13 +63,7 @@ const MAX_QUEUED_SERVICE_CALLS = 1_024;
  * Codes only the host gives a call's failure: they tell the outbox the platform surely did not
  * get a send. A runner answering with one of them is not believed (the plugin could have sent).
  */
-const HOST_RESERVED_CODES: ReadonlySet<string> = new Set([
-  'BOT_ERR_PLUGIN_SEND_NOT_STARTED',
-  'BOT_ERR_PLUGIN_RUNNER_DOWN',
-  'BOT_ERR_PLUGIN_SANDBOX_CLOSED',
-  'BOT_ERR_PLUGIN_QUEUE_FULL',
-  'BOT_ERR_PLUGIN_ISOLATION_UNAVAILABLE',
-]);
+const HOST_RESERVED_CODES = codesWhere('hostOnly');
 
 export class RunnerProcess {
   readonly #child: ChildProcess;

@@ -1,4 +1,4 @@
-import type { StepError } from './describe-error.ts';
+import type { StepError } from './describe-step-error.ts';
 import { CHANNEL_CODE_SUFFIXES, PLAIN_ERRORS, RETRY, type PlainErrorEntry } from './plain-error-table.ts';
 
 /** A run's or step's error as the panel shows it: one sentence, and the technical chain under it. */

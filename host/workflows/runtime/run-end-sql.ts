@@ -1,5 +1,5 @@
 import { SENT_REPLIES_CTES, sentRepliesColumns, type SentReply } from '../../outbox/sent-replies-sql.ts';
-import type { StepError } from './describe-error.ts';
+import type { StepError } from './describe-step-error.ts';
 import type { StepRecord } from './step-record.ts';
 
 // A run's end, written once: the CTEs that record a run's last step, mark the replies it sent

@@ -1,5 +1,5 @@
 import type { BranchTaken } from '../expressions/branch-log.ts';
-import type { StepError } from './describe-error.ts';
+import type { StepError } from './describe-step-error.ts';
 
 /** One step of a run as it is recorded: what ran, with what, and how it ended. */
 export interface StepRecord {

@@ -14,7 +14,7 @@ import type {
 import type { RunOutbox } from '../../outbox/run-outbox.ts';
 import { isActionName } from './action-specs.ts';
 import { BranchLog } from '../expressions/branch-log.ts';
-import { describeError, type StepError } from './describe-error.ts';
+import { describeStepError, type StepError } from './describe-step-error.ts';
 import { RunRecords } from './run-records.ts';
 import type { RunEnd, StepWrite } from './run-end-sql.ts';
 import type { StepRecord } from './step-record.ts';
@@ -137,13 +137,13 @@ export class WorkflowRunner {
         }
       }
     } catch (failure) {
-      error = describeError(failure);
+      error = describeStepError(failure);
     }
     try {
       await memory?.end();
     } catch (failure) {
       // The run still ends, and its last step and replies are still recorded.
-      error ??= describeError(failure);
+      error ??= describeStepError(failure);
     }
     const status = error ? 'failed' : 'succeeded';
     // The last step is recorded with the end, by the very next write as before, in one round trip.
@@ -202,7 +202,7 @@ export class WorkflowRunner {
       output = (await this.#action(task).run({ taskName, task, inputs, run }, services)) ?? null;
       run.outputs[taskName] = output;
     } catch (failure) {
-      error = describeError(failure);
+      error = describeStepError(failure);
     }
     const step: StepRecord = {
       position,

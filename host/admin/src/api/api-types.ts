@@ -1,5 +1,5 @@
 import type { ChannelPackageManifest as HostChannelPackageManifest } from '../../../channels/packages/channel-package-manifest.ts';
-import type { StepError } from '../../../workflows/runtime/describe-error.ts';
+import type { StepError } from '../../../workflows/runtime/describe-step-error.ts';
 
 /** The admin API's shapes the panel reads (see /api/openapi.json). */
 export interface Page<T> {

@@ -1,4 +1,5 @@
 import { isAppError } from '../../errors/app-error.ts';
+import { describeError } from '../../errors/describe-error.ts';
 import { retryAfterOf } from '../../errors/retry-after-of.ts';
 
 /** A failed step's error as stored and shown: a stable code and a message, never a stack. */
@@ -14,14 +15,13 @@ export interface StepError {
  * The error of a failed step or run. Codes come from our errors and from plugin errors (kept
  * across the worker boundary); anything else is `BOT_ERR_WORKFLOW_STEP_FAILED`.
  */
-export function describeError(error: unknown): StepError {
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+export function describeStepError(error: unknown): StepError {
+  const { code, message } = describeError(error, 'BOT_ERR_WORKFLOW_STEP_FAILED');
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   const details = isAppError(error) ? error.details : typeof cause?.code === 'string' ? { cause: { code: cause.code, message: String(cause.message ?? '') } } : undefined;
   const retryAfterMs = retryAfterOf(error);
   return {
-    code: typeof code === 'string' ? code : 'BOT_ERR_WORKFLOW_STEP_FAILED',
+    code,
     message,
     ...(details === undefined ? {} : { details }),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
