@@ -73,6 +73,41 @@ test('a plugin stuck at import holds readiness for at most its start limit; list
   assert.equal(stuck?.status, 'rejected', JSON.stringify(stuck));
 });
 
+test('a plugin that takes 3 s to import holds readiness for those seconds, not for its start limit', async (t) => {
+  const root = await createPluginRoot('bot-slow-root-');
+  t.after(() => rm(root, { recursive: true, force: true }));
+  // Three seconds to import, then a default export discovery rejects: loaded or rejected, it has settled.
+  await writeChannelPackage(root, 'slow', 'await new Promise((resolve) => setTimeout(resolve, 3000));\nexport default class NotAChannel {}\n');
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-slow-data-'));
+  t.after(() => rm(dataDir, { recursive: true, force: true }));
+  const host = await startHostProcess(
+    {
+      DATABASE_URL: database.url,
+      BOT_DATA_DIR: dataDir,
+      BOT_APP_ROOT: root,
+      BOT_AUTH_SECRET: AUTH_SECRET,
+      BOT_DOWNLOAD_SECRET: 'slow-import-test-download-secret-0123456789abcdef',
+      // Far beyond the import: readiness must follow the plugin, not this limit.
+      BOT_SANDBOX_START_TIMEOUT_MS: '120000',
+    },
+    90_000,
+    false,
+  );
+  t.after(() => host.kill());
+  assert.equal((await fetch(`${host.url}/health/ready`)).status, 503, 'still importing');
+  const deadline = Date.now() + 60_000;
+  while ((await fetch(`${host.url}/health/ready`)).status !== 200) {
+    assert.ok(Date.now() < deadline, 'ready once the slow plugin settled, long before its start limit');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const token = signAdminToken({ sub: 'slow-test', role: 'admin' }, AUTH_SECRET, { ttl: '1h' });
+  const diagnostics = await fetch(`${host.url}/api/channel/diagnostics`, { headers: { authorization: `Bearer ${token}` } });
+  const entries = ((await diagnostics.json()) as { items: Array<{ file: string; status: string }> }).items;
+  assert.equal(entries.find((entry) => entry.file.includes('slow'))?.status, 'rejected', 'by the time the host is ready, the slow plugin has settled');
+});
+
 test('readiness waits for the plugins: once ready, the sample channel is registered', async (t) => {
   const database = await createTestDatabase();
   t.after(() => database.close());

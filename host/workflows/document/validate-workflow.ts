@@ -31,7 +31,7 @@ export interface WorkflowValidation {
 }
 
 /**
- * Validates workflow YAML fully (DESIGN §9): syntax, shape, then every semantic check at once
+ * Validates workflow YAML fully: syntax, shape, then every semantic check at once
  * on the parts that have their shape: task references, actions and their inputs, models and
  * providers, memory bindings, memory definition ids and slugs, expressions and the names they
  * read, agent tools.

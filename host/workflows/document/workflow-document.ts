@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The shape of a workflow YAML document (DESIGN §9, SPEC "Workflow definition shape"). This zod
+ * The shape of a workflow YAML document (docs/admin.md, "Workflow editor"). This zod
  * schema is the single source of the published `schemas/workflow.schema.json` and of the
  * structural check when a workflow is saved; semantic checks (references, actions, expressions,
  * memory definition ids) come after it.
