@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { signAdminToken } from '../../host/auth/admin-token.ts';
 import { createTestDatabase } from '../support/test-database.ts';
-import { startHostProcess } from '../support/host-process.ts';
+import { startHostProcess, type HostProcess } from '../support/host-process.ts';
 import { createPluginRoot, writeChannelPackage } from '../support/temp-plugin-root.ts';
 const AUTH_SECRET = 'stuck-import-test-auth-secret-0123456789abcdef';
 /** Long enough that the stuck import is still pending when the test first looks, even on a busy machine. */
@@ -20,27 +20,28 @@ async function rootWithStuckPlugin(): Promise<string> {
   return root;
 }
 
-test('a plugin stuck at import holds readiness for at most its start limit; listening and the built-in channels do not wait', async (t) => {
-  const root = await rootWithStuckPlugin();
-  t.after(() => rm(root, { recursive: true, force: true }));
+/**
+ * `npm start` on a database and data folder of its own (both removed after the test), with the
+ * app root and start limit given; returned once it listens, without waiting for its channels.
+ */
+async function startHost(t: TestContext, env: { BOT_APP_ROOT?: string; BOT_SANDBOX_START_TIMEOUT_MS?: string }): Promise<HostProcess> {
   const database = await createTestDatabase();
   t.after(() => database.close());
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-stuck-data-'));
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-readiness-data-'));
   t.after(() => rm(dataDir, { recursive: true, force: true }));
-
   const host = await startHostProcess(
-    {
-      DATABASE_URL: database.url,
-      BOT_DATA_DIR: dataDir,
-      BOT_APP_ROOT: root,
-      BOT_AUTH_SECRET: AUTH_SECRET,
-      BOT_DOWNLOAD_SECRET: 'stuck-import-test-download-secret-0123456789abcdef',
-      BOT_SANDBOX_START_TIMEOUT_MS: String(START_TIMEOUT_MS),
-    },
+    { DATABASE_URL: database.url, BOT_DATA_DIR: dataDir, BOT_AUTH_SECRET: AUTH_SECRET, BOT_DOWNLOAD_SECRET: 'readiness-test-download-secret-0123456789abcdef', ...env },
     90_000,
     false,
   );
   t.after(() => host.kill());
+  return host;
+}
+
+test('a plugin stuck at import holds readiness for at most its start limit; listening and the built-in channels do not wait', async (t) => {
+  const root = await rootWithStuckPlugin();
+  t.after(() => rm(root, { recursive: true, force: true }));
+  const host = await startHost(t, { BOT_APP_ROOT: root, BOT_SANDBOX_START_TIMEOUT_MS: String(START_TIMEOUT_MS) });
 
   // Still loading the plugin: live, serving the built-in channels, but not ready for traffic.
   const early = await fetch(`${host.url}/health/ready`);
@@ -78,24 +79,8 @@ test('a plugin that takes 3 s to import holds readiness for those seconds, not f
   t.after(() => rm(root, { recursive: true, force: true }));
   // Three seconds to import, then a default export discovery rejects: loaded or rejected, it has settled.
   await writeChannelPackage(root, 'slow', 'await new Promise((resolve) => setTimeout(resolve, 3000));\nexport default class NotAChannel {}\n');
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-slow-data-'));
-  t.after(() => rm(dataDir, { recursive: true, force: true }));
-  const host = await startHostProcess(
-    {
-      DATABASE_URL: database.url,
-      BOT_DATA_DIR: dataDir,
-      BOT_APP_ROOT: root,
-      BOT_AUTH_SECRET: AUTH_SECRET,
-      BOT_DOWNLOAD_SECRET: 'slow-import-test-download-secret-0123456789abcdef',
-      // Far beyond the import: readiness must follow the plugin, not this limit.
-      BOT_SANDBOX_START_TIMEOUT_MS: '120000',
-    },
-    90_000,
-    false,
-  );
-  t.after(() => host.kill());
+  // Far beyond the import: readiness must follow the plugin, not this limit.
+  const host = await startHost(t, { BOT_APP_ROOT: root, BOT_SANDBOX_START_TIMEOUT_MS: '120000' });
   assert.equal((await fetch(`${host.url}/health/ready`)).status, 503, 'still importing');
   const deadline = Date.now() + 60_000;
   while ((await fetch(`${host.url}/health/ready`)).status !== 200) {
@@ -109,16 +94,7 @@ test('a plugin that takes 3 s to import holds readiness for those seconds, not f
 });
 
 test('readiness waits for the plugins: once ready, the sample channel is registered', async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-ready-data-'));
-  t.after(() => rm(dataDir, { recursive: true, force: true }));
-  const host = await startHostProcess(
-    { DATABASE_URL: database.url, BOT_DATA_DIR: dataDir, BOT_AUTH_SECRET: AUTH_SECRET, BOT_DOWNLOAD_SECRET: 'ready-test-download-secret-0123456789abcdef' },
-    90_000,
-    false,
-  );
-  t.after(() => host.kill());
+  const host = await startHost(t, {});
   const token = signAdminToken({ sub: 'ready-test', role: 'admin' }, AUTH_SECRET, { ttl: '1h' });
   const deadline = Date.now() + 60_000;
   while ((await fetch(`${host.url}/health/ready`)).status !== 200) {

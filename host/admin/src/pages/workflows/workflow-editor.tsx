@@ -59,8 +59,6 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
   const problems = liveProblems ?? (saveProblems?.yaml === yaml ? saveProblems.problems : []);
   // The mark belongs to the YAML that was run: an edit clears it.
   const shownRun = lastRun?.yaml === yaml ? lastRun.run : undefined;
-  // The position, not the task: a task may appear twice in a flow.
-  const failingPosition = shownRun?.steps.find((step) => step.status === 'failed')?.position;
   const dirty = allowed && (name !== savedAs.name || yaml !== savedAs.yaml);
   const release = useUnsavedChanges(dirty);
   const [loaded] = useState(savedAs);
@@ -149,7 +147,7 @@ export function WorkflowEditor({ workflow, onSaved }: { workflow?: Workflow; onS
           {/* A viewport-tall column scrolling on its own: a long flow never pushes the page down. */}
           <div className="workflow-flow-column" ref={flowColumn}>
             <Suspense fallback={<p className="flow-loading">Drawing the flow…</p>}>
-              <FlowView yaml={flowYaml} failingPosition={failingPosition} run={shownRun} selected={link.selected} onSelect={link.onSelect} onEdit={allowed ? editFromCanvas : undefined} />
+              <FlowView yaml={flowYaml} run={shownRun} selected={link.selected} onSelect={link.onSelect} onEdit={allowed ? editFromCanvas : undefined} />
             </Suspense>
           </div>
         </div>

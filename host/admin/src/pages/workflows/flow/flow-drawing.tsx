@@ -11,7 +11,6 @@ const MIN_SCALE = 0.8;
 
 export interface FlowDrawingProps {
   graph: FlowGraph;
-  failingPosition?: number;
   run?: DrawnRun;
   selected?: number;
   onSelect?: (position: number) => void;
@@ -22,12 +21,12 @@ export interface FlowDrawingProps {
  * beside its step, an agent's tools as edges it may take; with a run, each step's outcome and
  * each condition's branch taken.
  */
-export function FlowDrawing({ graph, failingPosition, run, selected, onSelect }: FlowDrawingProps) {
+export function FlowDrawing({ graph, run, selected, onSelect }: FlowDrawingProps) {
   const layout = layoutFlow(graph);
   const centerX = FLOW_SIZES.stepWidth / 2;
   const stateAt = (position: number) => (run ? stepRunState(run, position) : undefined);
   return (
-    <svg role="img" aria-label={describeFlow(graph, failingPosition, run)} viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height} style={{ minWidth: layout.width * MIN_SCALE }}>
+    <svg role="img" aria-label={describeFlow(graph, undefined, run)} viewBox={`0 0 ${layout.width} ${layout.height}`} width={layout.width} height={layout.height} style={{ minWidth: layout.width * MIN_SCALE }}>
       <defs>
         <marker id="flow-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
           <path d="M0,0 L10,5 L0,10 z" />
@@ -46,7 +45,7 @@ export function FlowDrawing({ graph, failingPosition, run, selected, onSelect }:
             <line className="flow-edge" x1={centerX} y1={fromY} x2={centerX} y2={placed.y - 1} markerEnd="url(#flow-arrow)" />
             <FlowStepNode
               placed={placed}
-              failed={placed.step.position === failingPosition || ran?.state === 'failed'}
+              failed={ran?.state === 'failed'}
               runState={ran?.state}
               selected={placed.step.position === selected}
               onSelect={onSelect}

@@ -10,8 +10,6 @@ import './flow-view.css';
 
 export interface FlowViewProps {
   yaml: string;
-  /** The step (its index in `flow`) that failed the last test run, marked "failed". */
-  failingPosition?: number;
   /** A run to draw: each step's outcome, each condition's branch, a step's inputs and output on click. */
   run?: DrawnRun;
   /** The selected step, when the caller links it to the text (with `onSelect`); else the view keeps its own. */
@@ -39,7 +37,7 @@ export interface FlowViewProps {
  * @example
  * <FlowView yaml={yaml} run={lastRun} selected={selected} onSelect={select} onEdit={(change) => setYaml(change(latestYaml))} />
  */
-export function FlowView({ yaml, failingPosition, run, selected: linked, onSelect, onEdit }: FlowViewProps) {
+export function FlowView({ yaml, run, selected: linked, onSelect, onEdit }: FlowViewProps) {
   const graph = useFlowGraph(yaml);
   const [own, setOwn] = useState<number>();
   const selected = onSelect ? linked : own;
@@ -53,7 +51,7 @@ export function FlowView({ yaml, failingPosition, run, selected: linked, onSelec
       {onEdit && <CanvasToolbar yaml={yaml} steps={graph.steps} selected={selected} apply={apply} onSelect={select} problem={problem} />}
       {step && (onEdit || run) && <StepPanel key={step.position} yaml={panelYaml} step={step} run={run} onEdit={onEdit && apply} onClose={() => select(undefined)} />}
       <figure className="flow-figure">
-        <FlowDrawing graph={graph} failingPosition={failingPosition} run={run} selected={selected} onSelect={select} />
+        <FlowDrawing graph={graph} run={run} selected={selected} onSelect={select} />
         {graph.error && (
           <figcaption className="flow-error" role="status">
             {graph.steps.length > 0 ? 'Showing the flow as last read: ' : ''}
