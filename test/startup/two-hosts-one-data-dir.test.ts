@@ -11,7 +11,8 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-two-hosts-'));
 after(() => rm(dataDir, { recursive: true, force: true }));
 
 test('a second start on a data directory in use exits non-zero naming the first host, which keeps serving', async () => {
-  const first = await startHostProcess({ BOT_DATA_DIR: dataDir }, 90_000, false);
+  // Once its channels are loaded: readiness then answers for the database alone.
+  const first = await startHostProcess({ BOT_DATA_DIR: dataDir });
   try {
     const firstPid = Number(/"pid":(\d+)/.exec(first.output())?.[1]);
     const lock = JSON.parse(await readFile(path.join(dataDir, 'postgres', 'host.lock'), 'utf8')) as { pid: number };
