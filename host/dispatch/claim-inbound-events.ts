@@ -37,7 +37,7 @@ const CLAIM = new PreparedStatement<{ events: ClaimedEvent[]; cursors: SourceCur
   `WITH picked AS (SELECT * FROM bot_pick_inbound_events(?::int, ?::float8, ?::uuid, ?::jsonb, ?::int)),
    locked AS (
      SELECT e.id FROM inbound_events AS e
-     WHERE e.id IN (SELECT id FROM picked WHERE id IS NOT NULL)
+     WHERE e.id = ANY(ARRAY(SELECT id FROM picked WHERE id IS NOT NULL))
        AND ((e.status = 'queued' AND (e.retry_at IS NULL OR e.retry_at <= now()))
             OR (e.status = 'running' AND ${STALE_CLAIM('e')}))
      FOR UPDATE SKIP LOCKED
@@ -78,7 +78,7 @@ const CLAIM_HEADS = new PreparedStatement<{ events: ClaimedEvent[] }>(
      SELECT claimable.id FROM wanted CROSS JOIN LATERAL bot_claimable_event(wanted.source_id, wanted.conversation, NULL::timestamptz, NULL::uuid) AS claimable
    ), locked AS (
      SELECT e.id FROM inbound_events AS e
-     WHERE e.id IN (SELECT id FROM heads) AND e.status = 'queued'
+     WHERE e.id = ANY(ARRAY(SELECT id FROM heads)) AND e.status = 'queued'
      ORDER BY e.seq LIMIT ?
      FOR UPDATE SKIP LOCKED
    ), ${CLAIM_LOCKED_EVENTS}

@@ -47,16 +47,22 @@ const ABANDONED_RUN_ERROR = JSON.stringify({ code: 'BOT_ERR_WORKFLOW_RUN_ABANDON
  * dead host left `running` are ended; and `claimed_events` yields each as a ClaimedEvent, with its
  * source and its workflow's current version. One round trip for all of it (each one counts:
  * `npm run bench -- e2e`).
+ *
+ * Rows are named by `id = ANY(ARRAY(SELECT …))`, here and in the statements that lock them, never
+ * `id IN (SELECT …)`: a prepared statement keeps the plan it made once, and one made while the
+ * queue was empty turned `IN` into a walk of the pending index, whose cost grows with the backlog
+ * (21 ms for 24 events behind 2,700 queued ones). An array of keys is probed in the primary key
+ * whatever the statistics said.
  */
 export const CLAIM_LOCKED_EVENTS = `
   claimed AS (
     UPDATE inbound_events AS e SET status = 'running', attempts = e.attempts + 1,
       claim_token = gen_random_uuid(), claimed_at = now(), retry_at = NULL
-    WHERE e.id IN (SELECT id FROM locked)
+    WHERE e.id = ANY(ARRAY(SELECT id FROM locked))
     RETURNING e.id, e.source_id, e.workflow_id, e.sender_foreign_id, e.event, e.claim_token, e.attempts
   ), abandoned AS (
     UPDATE workflow_runs SET status = 'failed', finished_at = now(), error = '${ABANDONED_RUN_ERROR}'::jsonb
-    WHERE inbound_event_id IN (SELECT id FROM claimed) AND status = 'running'
+    WHERE inbound_event_id = ANY(ARRAY(SELECT id FROM claimed)) AND status = 'running'
     RETURNING id, inbound_event_id
   ), claimed_events AS (
     SELECT claimed.*, CASE WHEN s.id IS NULL THEN NULL ELSE json_build_object(

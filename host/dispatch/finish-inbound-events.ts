@@ -59,11 +59,12 @@ export function finishInboundEvents(db: Knex): BatchedStatement<EventOutcome, Fi
             WHERE f.handoff AND f.status <> 'queued'
           ), locked AS (
             SELECT e.id FROM inbound_events AS e
-            WHERE e.id IN (SELECT id FROM successors) AND e.status = 'queued'
+            WHERE e.id = ANY(ARRAY(SELECT id FROM successors)) AND e.status = 'queued'
             FOR UPDATE SKIP LOCKED
           ), ${CLAIM_LOCKED_EVENTS}
-          SELECT f.id, (SELECT row_to_json(c) FROM claimed_events AS c JOIN successors AS s ON s.id = c.id WHERE s.after_id = f.id) AS next
-          FROM finished AS f`,
+          -- Joined, not a subquery per finished row: that would claim-read every successor once per row.
+          SELECT f.id, CASE WHEN c.id IS NULL THEN NULL ELSE row_to_json(c) END AS next
+          FROM finished AS f LEFT JOIN successors AS s ON s.after_id = f.id LEFT JOIN claimed_events AS c ON c.id = s.id`,
     toRow: ({ id, claim_token, status, reason, retryInMs, handoff, run }) => ({ id, claim_token, status, reason, retry_in_ms: retryInMs, handoff, ...runEndColumns(run) }),
     results: (rows, outcomes) => {
       const byId = new Map(rows.map((row) => [row.id, row]));
