@@ -18,6 +18,8 @@ export interface BatchedStatementOptions<Item, Row, Result> {
   results?(rows: Row[], items: Item[]): Result[];
   /** Most rows in one statement (default 500). */
   maxRows?: number;
+  /** Items of one key never share a statement (see GroupCommit's keyOf). */
+  keyOf?(item: Item): string;
 }
 
 /**
@@ -51,6 +53,7 @@ export class BatchedStatement<Item, Row = never, Result = void> {
       rowsOf: () => 1,
       maxRows: options.maxRows ?? 500,
       retryAlone: (error) => !isConnectionError(error),
+      ...(options.keyOf ? { keyOf: options.keyOf } : {}),
     });
   }
 

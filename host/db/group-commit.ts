@@ -10,6 +10,12 @@ export interface GroupCommitOptions<T, R> {
    * what the database refused, false when the failure would hit every item alike (server gone).
    */
   retryAlone(error: unknown): boolean;
+  /**
+   * Items with the same key never share a statement: the later one waits for the next. For a
+   * statement that may not touch one row twice (an upsert's ON CONFLICT DO UPDATE), or whose rows
+   * build on each other (a conversation's thread, created by the first).
+   */
+  keyOf?(item: T): string;
 }
 
 interface Waiting<T, R> {
@@ -54,15 +60,40 @@ export class GroupCommit<T, R> {
     this.#writing = false;
   }
 
-  /** The oldest waiting items that fit in one statement (at least one, however large). */
+  /**
+   * The oldest waiting items that fit in one statement (at least one, however large); an item
+   * whose key is taken already stays for the next, and so does any later item of that key.
+   */
   #takeBatch(): Waiting<T, R>[] {
-    let rows = this.#options.rowsOf(this.#waiting[0]!.item);
-    let count = 1;
-    for (; count < this.#waiting.length; count += 1) {
-      rows += this.#options.rowsOf(this.#waiting[count]!.item);
-      if (rows > this.#options.maxRows) break;
+    const { keyOf, rowsOf, maxRows } = this.#options;
+    if (!keyOf) {
+      let rows = rowsOf(this.#waiting[0]!.item);
+      let count = 1;
+      for (; count < this.#waiting.length; count += 1) {
+        rows += rowsOf(this.#waiting[count]!.item);
+        if (rows > maxRows) break;
+      }
+      return this.#waiting.splice(0, count);
     }
-    return this.#waiting.splice(0, count);
+    const batch: Waiting<T, R>[] = [];
+    const left: Waiting<T, R>[] = [];
+    const keys = new Set<string>();
+    let rows = 0;
+    for (const waiting of this.#waiting) {
+      const key = keyOf(waiting.item);
+      const itemRows = rowsOf(waiting.item);
+      const fits = batch.length === 0 || rows + itemRows <= maxRows;
+      // `keys` holds the keys of the items left behind too: a key's items keep their order.
+      if (fits && !keys.has(key)) {
+        batch.push(waiting);
+        rows += itemRows;
+      } else {
+        left.push(waiting);
+      }
+      keys.add(key);
+    }
+    this.#waiting = left;
+    return batch;
   }
 
   async #write(batch: Waiting<T, R>[]): Promise<void> {

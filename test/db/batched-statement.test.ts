@@ -54,3 +54,29 @@ test('strings are made storable: a NUL in a row does not fail the batch', async 
   await insert.submit({ id: 201, body: 'a\u0000b' });
   assert.equal((await database.db('notes').where({ id: 201 }).first())?.body, 'a\uFFFDb');
 });
+
+test('rows of one key never share a statement: an upsert touching one row twice still commits both, in order', async () => {
+  await database.db.raw('CREATE TABLE counters (name text PRIMARY KEY, value int NOT NULL)');
+  const upsert = new BatchedStatement<{ name: string; value: number }>(database.db, {
+    name: 'test-upsert-counters',
+    sql: `INSERT INTO counters (name, value) SELECT name, value FROM jsonb_to_recordset(?::jsonb) AS x(name text, value int)
+          ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+    toRow: (counter) => counter,
+    keyOf: (counter) => counter.name,
+  });
+  let outcomes: PromiseSettledResult<void>[] = [];
+  const statements = await statementsDuring(async () => {
+    outcomes = await Promise.allSettled([
+      upsert.submit({ name: 'a', value: 1 }),
+      upsert.submit({ name: 'b', value: 1 }),
+      upsert.submit({ name: 'a', value: 2 }),
+      upsert.submit({ name: 'c', value: 1 }),
+      upsert.submit({ name: 'a', value: 3 }),
+    ]);
+  });
+  // Without the key, one statement would touch "a" three times, which Postgres refuses.
+  assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+  assert.equal(statements, 3);
+  const rows = await database.db('counters').orderBy('name');
+  assert.deepEqual(rows, [{ name: 'a', value: 3 }, { name: 'b', value: 1 }, { name: 'c', value: 1 }]);
+});
