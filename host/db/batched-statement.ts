@@ -9,7 +9,8 @@ export interface BatchedStatementOptions<Item, Row, Result> {
   name: string;
   /**
    * SQL with exactly one placeholder, the rows as a jsonb array: read it with
-   * `jsonb_to_recordset(?::jsonb) WITH ORDINALITY AS x(…)` so a result can name its row.
+   * `ROWS FROM (jsonb_to_recordset(?::jsonb) AS (a int, …)) WITH ORDINALITY AS x(a, …, ord)` so a
+   * result can name its item (ord counts from 1).
    */
   sql: string;
   /** The row an item contributes; its strings are made storable (see storableJson). */

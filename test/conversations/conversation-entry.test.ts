@@ -69,3 +69,36 @@ test('an event entered again (a retried run) is recorded in the history once; on
   await entry.enter({ sourceId, senderForeignId: 'u-ada', inboundEventId: silent, message: undefined });
   assert.deepEqual(await t.database.db('conversation_messages').where({ inbound_event_id: silent }), []);
 });
+
+test('arrivals of several conversations share one statement; two of one subscriber submitted together share its one thread', async () => {
+  const store = new SubscriberStore(t.database.db);
+  for (const name of ['u-bo', 'u-cy']) await store.findOrCreate(sourceId, name, async () => ({ foreignId: name }) as never);
+  clock.advance(INACTIVITY_MS + 1);
+  const senders = ['u-bo', 'u-cy', 'u-bo', 'u-nobody'];
+  const eventIds = await Promise.all(senders.map((sender, index) => inboundEvent(`batch-${index}`, sender)));
+  let statements = 0;
+  const count = () => (statements += 1);
+  t.database.db.on('query', count);
+  let entered: Awaited<ReturnType<ConversationEntry['enter']>>[];
+  try {
+    entered = await Promise.all(senders.map((sender, index) => entry.enter({ sourceId, senderForeignId: sender, inboundEventId: eventIds[index]!, message: text(`batch ${index}`) })));
+  } finally {
+    t.database.db.off('query', count);
+  }
+  const [bo, cy, boAgain, nobody] = entered;
+  assert.equal(nobody, undefined);
+  assert.equal(bo!.subscriber.foreignId, 'u-bo');
+  assert.equal(cy!.subscriber.foreignId, 'u-cy');
+  assert.notEqual(bo!.threadId, cy!.threadId);
+  // Without the batch's key, both arrivals of u-bo would have started a thread each.
+  assert.equal(boAgain!.threadId, bo!.threadId);
+  assert.equal((await t.database.db('threads').where({ subscriber_id: bo!.subscriber.id })).length, 1);
+  // u-bo's second arrival waits for the next statement.
+  assert.equal(statements, 2);
+  const history = await t.database.db('conversation_messages').whereIn('thread_id', [bo!.threadId, cy!.threadId]).orderBy('text').select('thread_id', 'text');
+  assert.deepEqual(history, [
+    { thread_id: bo!.threadId, text: 'batch 0' },
+    { thread_id: cy!.threadId, text: 'batch 1' },
+    { thread_id: bo!.threadId, text: 'batch 2' },
+  ]);
+});
