@@ -7,7 +7,7 @@ import { toMemoryRecord, type ListedMemoryRecord, type MemoryRecord, type Memory
 import { MemoryValueValidator, type ValueError } from './memory-value-validator.ts';
 import type { MemoryWriteEntry } from './memory-write-rows.ts';
 import { MemoryRecordWriter } from './memory-record-writer.ts';
-import { loadLiveRecords, type LoadedDefinition } from './memory-record-queries.ts';
+import { LiveRecordsLoader, type LoadedDefinition } from './memory-record-queries.ts';
 import { TEST_OWNER_PREFIX } from './test-owner.ts';
 
 export type { MemoryWriteEntry } from './memory-write-rows.ts';
@@ -85,12 +85,14 @@ export class MemoryRecordStore {
   readonly #logger: Pick<Logger, 'warn'>;
   readonly #validator = new MemoryValueValidator();
   readonly #writer: MemoryRecordWriter;
+  readonly #loader: LiveRecordsLoader;
 
   constructor(db: Knex, { now, logger }: MemoryRecordStoreOptions) {
     this.#db = db;
     this.#now = now;
     this.#logger = logger;
     this.#writer = new MemoryRecordWriter(db, { now, validator: this.#validator });
+    this.#loader = new LiveRecordsLoader(db);
   }
 
   /**
@@ -101,7 +103,10 @@ export class MemoryRecordStore {
     return this.writeBatch(Object.entries(values).map(([slug, value]) => ({ target, slug, value })));
   }
 
-  /** Writes many entries (any targets) with one multi-row upsert, all or none. */
+  /**
+   * Writes many entries (any targets) with one multi-row upsert, all or none. Concurrent calls
+   * for different owners share that statement, each still all or none.
+   */
   writeBatch(entries: MemoryWriteEntry[]): Promise<MemoryRecord[]> {
     return this.#writer.writeBatch(entries);
   }
@@ -109,16 +114,18 @@ export class MemoryRecordStore {
   /**
    * Loads a target's working memory: global definitions always, the others only when listed in
    * `definitionIds` and the target has their scope's id. Invalid values are skipped and reported.
-   * One statement, with the definitions too when `withDefinitions` is set.
+   * One statement, with the definitions too when `withDefinitions` is set, shared by the loads
+   * made at the same time. A value written after its definition's last change was checked
+   * against that schema when written and is not checked again.
    * @example const { values, definitions } = await store.load(target, { definitionIds, withDefinitions: true })
    */
   load(target: MemoryTarget, options: MemoryLoadOptions & { withDefinitions: true }): Promise<MemoryLoadWithDefinitions>;
   load(target: MemoryTarget, options?: MemoryLoadOptions): Promise<MemoryLoadResult>;
   async load(target: MemoryTarget, { definitionIds = [], withDefinitions = false }: MemoryLoadOptions = {}): Promise<MemoryLoadResult | MemoryLoadWithDefinitions> {
-    const { records, definitions } = await loadLiveRecords(this.#db, target, { definitionIds, withDefinitions }, this.#now());
+    const { records, definitions } = await this.#loader.load(target, { definitionIds, withDefinitions }, this.#now());
     const result: MemoryLoadResult = { values: {}, invalid: [] };
     for (const row of records) {
-      const errors = this.#check(row);
+      const errors = row.written_under_current_schema ? [] : this.#check(row);
       if (errors.length === 0) result.values[row.slug] = row.value;
       else result.invalid.push({ slug: row.slug, recordId: row.id, errors });
     }

@@ -3,7 +3,8 @@ import { toMemoryRecord, type MemoryRecord } from './memory-record.ts';
 import type { MemoryValueValidator } from './memory-value-validator.ts';
 import { assertSlugNames, assertSlugsKnown, buildWriteRows, type MemoryWriteEntry, type WriteDefinition, type WriteRow } from './memory-write-rows.ts';
 import { WriteDefinitionCache } from './write-definition-cache.ts';
-import { upsertRecords, upsertRecordsIfCurrent, type UpsertedRow } from './upsert-records.ts';
+import { CurrentVersionUpserts } from './upsert-if-current.ts';
+import { upsertRecords, type UpsertedRow } from './upsert-records.ts';
 
 export interface MemoryRecordWriterOptions {
   now: () => Date;
@@ -13,7 +14,8 @@ export interface MemoryRecordWriterOptions {
 
 /**
  * Writes memory records, all of a call's entries or none. The usual write is one autocommit
- * statement built from cached definitions that re-checks their versions as it writes; when a
+ * statement built from cached definitions that re-checks their versions as it writes, shared
+ * with the calls of other owners made at the same time (see CurrentVersionUpserts); when a
  * definition is not cached, has changed or the value fails its cached schema, the write falls
  * back to a transaction that reads the definitions `FOR SHARE` and checks against those. So the
  * cache decides only how fast a write is, never what it writes or which error it raises.
@@ -23,12 +25,14 @@ export class MemoryRecordWriter {
   readonly #now: () => Date;
   readonly #validator: MemoryValueValidator;
   readonly #cache: WriteDefinitionCache;
+  readonly #upserts: CurrentVersionUpserts;
 
   constructor(db: Knex, { now, validator, cache = new WriteDefinitionCache() }: MemoryRecordWriterOptions) {
     this.#db = db;
     this.#now = now;
     this.#validator = validator;
     this.#cache = cache;
+    this.#upserts = new CurrentVersionUpserts(db);
   }
 
   async writeBatch(entries: MemoryWriteEntry[]): Promise<MemoryRecord[]> {
@@ -46,7 +50,7 @@ export class MemoryRecordWriter {
     const rows = this.#tryBuildRows(entries, definitions, now);
     if (!rows) return undefined;
     const versions = [...definitions.values()].map(({ id, version }) => ({ id, version }));
-    const written = await upsertRecordsIfCurrent(this.#db, rows, versions, now);
+    const written = await this.#upserts.submit({ rows, versions, now });
     if (written.length > 0) return withSlugs(written, definitions);
     this.#cache.forget(slugs);
     return undefined;

@@ -3,14 +3,8 @@ import { PreparedStatement } from '../../db/prepared-statement.ts';
 import type { MemoryRecordRow } from './memory-record.ts';
 import type { WriteRow } from './memory-write-rows.ts';
 
-/** A stored record as an upsert returns it, before its slug is attached. */
-export type UpsertedRow = Omit<MemoryRecordRow, 'slug'>;
-
-/** The definition version a write was checked against (`updated_at` exactly as Postgres prints it). */
-export interface DefinitionVersion {
-  id: string;
-  version: string;
-}
+/** A stored record as an upsert returns it, before its slug is attached; `scope_key` completes its identity. */
+export type UpsertedRow = Omit<MemoryRecordRow, 'slug'> & { scope_key: string };
 
 /**
  * The rows travel as a single JSON parameter, so the statement stays the same (and cheap to plan)
@@ -28,52 +22,20 @@ const INSERT_ROWS = `
  * is gone for every reader, so writing it again starts a new record (new id and creation time)
  * rather than reviving the old one.
  */
-const ON_CONFLICT_REPLACE = `
+export const ON_CONFLICT_REPLACE = `
   ON CONFLICT (owner_id, definition_id, scope_key) DO UPDATE SET
     value = excluded.value,
     expires_at = excluded.expires_at,
     updated_at = excluded.updated_at,
     id = CASE WHEN r.expires_at <= excluded.updated_at THEN excluded.id ELSE r.id END,
     created_at = CASE WHEN r.expires_at <= excluded.updated_at THEN excluded.created_at ELSE r.created_at END
-  RETURNING r.id, r.definition_id, r.owner_id, r.workflow_id, r.thread_id, r.run_id, r.value, r.expires_at, r.created_at, r.updated_at`;
+  RETURNING r.id, r.definition_id, r.owner_id, r.workflow_id, r.thread_id, r.run_id, r.value, r.expires_at, r.created_at, r.updated_at, r.scope_key`;
 
 const UPSERT = new PreparedStatement<UpsertedRow>('memory-upsert-records', `${INSERT_ROWS} ${ON_CONFLICT_REPLACE}`);
-
-/**
- * The same upsert, written only when every definition still has the version the rows were built
- * from. `FOR SHARE` holds those definitions until the statement commits, and in READ COMMITTED a
- * lock that waited on a concurrent update re-checks the row's new version, which no longer
- * matches: a changed or deleted definition drops out of `current_definitions`, the count falls
- * short, and the one-time filter lets no row through. All rows or none, in one autocommit
- * statement.
- */
-const UPSERT_IF_CURRENT = new PreparedStatement<UpsertedRow>(
-  'memory-upsert-records-if-current',
-  `
-  WITH current_definitions AS (
-    SELECT d.id FROM memory_definitions d
-     WHERE (d.id, d.updated_at) IN (SELECT * FROM unnest(?::uuid[], ?::timestamptz[]))
-       FOR SHARE OF d)
-  ${INSERT_ROWS}
-   WHERE (SELECT count(*) FROM current_definitions) = ?
-  ${ON_CONFLICT_REPLACE}`,
-);
 
 /** Upserts rows already deduplicated by identity; returns them as stored. */
 export async function upsertRecords(db: Knex, rows: WriteRow[], now: Date): Promise<UpsertedRow[]> {
   const at = now.toISOString();
   const result = await UPSERT.run(db, [at, at, JSON.stringify(rows)]);
-  return result.rows;
-}
-
-/**
- * Upserts rows already deduplicated by identity if every definition is still at its given
- * version; returns them as stored, or an empty list (and writes nothing) when any is not.
- */
-export async function upsertRecordsIfCurrent(db: Knex, rows: WriteRow[], versions: DefinitionVersion[], now: Date): Promise<UpsertedRow[]> {
-  const distinct = [...new Map(versions.map((entry) => [`${entry.id} ${entry.version}`, entry])).values()];
-  const at = now.toISOString();
-  const bindings = [distinct.map((entry) => entry.id), distinct.map((entry) => entry.version), at, at, JSON.stringify(rows), distinct.length];
-  const result = await UPSERT_IF_CURRENT.run(db, bindings);
   return result.rows;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { WriteRow } from '../../../host/memory/records/memory-write-rows.ts';
-import { upsertRecordsIfCurrent, type DefinitionVersion } from '../../../host/memory/records/upsert-records.ts';
+import { upsertRecordsIfCurrent, type DefinitionVersion } from '../../../host/memory/records/upsert-if-current.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.ts';
 import { insertDefinition } from './insert-definition.ts';
 import { untilUpsertWaitsForLock } from './until-upsert-waits-for-lock.ts';
@@ -36,7 +36,7 @@ test('rows are written when every definition is at the given version, keeping mi
   const version = await versionOf(id);
   assert.match(version.version, /\.123457\+00$/);
 
-  const written = await upsertRecordsIfCurrent(database.db, [rowFor(id, 'a', { age: 1 })], [version], now);
+  const written = await upsertRecordsIfCurrent(database.db, { rows: [rowFor(id, 'a', { age: 1 })], versions: [version], now });
 
   assert.equal(written.length, 1);
   assert.deepEqual(await valuesOf('a'), [{ age: 1 }]);
@@ -49,7 +49,7 @@ test('one stale definition among several writes none of the rows', async () => {
   await database.db('memory_definitions').where({ id: second }).update({ updated_at: database.db.raw(`updated_at + interval '1 millisecond'`) });
 
   const rows = [rowFor(first, 'b', { age: 1 }), rowFor(second, 'b', { age: 2 })];
-  assert.deepEqual(await upsertRecordsIfCurrent(database.db, rows, versions, now), []);
+  assert.deepEqual(await upsertRecordsIfCurrent(database.db, { rows, versions, now }), []);
   assert.deepEqual(await valuesOf('b'), []);
 });
 
@@ -69,7 +69,7 @@ for (const change of ['updated', 'deleted'] as const) {
     else await trx('memory_definitions').where({ id }).delete();
 
     const rows = [rowFor(id, owner, { age: 1 }), rowFor(other, owner, { age: 2 })];
-    const outcome = upsertRecordsIfCurrent(database.db, rows, versions, now).then((written) => written, (error: unknown) => error);
+    const outcome = upsertRecordsIfCurrent(database.db, { rows, versions, now }).then((written) => written, (error: unknown) => error);
     try {
       await untilUpsertWaitsForLock(database.db);
     } finally {
