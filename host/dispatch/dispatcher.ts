@@ -44,6 +44,12 @@ const MAX_HANDOFFS = 16;
 const MAX_ANNOUNCED_IDS = 10_000;
 /** Retry times remembered at most; see #scheduleRetry. */
 const MAX_RETRY_TIMES = 1_000;
+/**
+ * Under a backlog, a freed slot claims once this share of the slots is free (at least one), or
+ * once SLOT_CLAIM_WAIT_MS passed since the first of them freed; see #slotFreed.
+ */
+const SLOT_CLAIM_SHARE = 8;
+const SLOT_CLAIM_WAIT_MS = 10;
 
 /**
  * The conversation dispatcher: claims inbound events straight from the
@@ -74,6 +80,7 @@ export class Dispatcher {
   /** When the retries this instance scheduled fall due (ms since the epoch), earliest first. */
   readonly #retriesDue: number[] = [];
   #pollTimer: NodeJS.Timeout | undefined;
+  #slotClaimTimer: NodeJS.Timeout | undefined;
   /** Notices received so far: a chain that ended while one arrived claims again (see #runChain). */
   #notices = 0;
   /** Events the notices named since the last claim, and conversations released since: see #claim. */
@@ -123,6 +130,7 @@ export class Dispatcher {
     this.#stopping = true;
     clearInterval(this.#pollTimer);
     clearTimeout(this.#claimRetryTimer);
+    clearTimeout(this.#slotClaimTimer);
     if (this.#retryTimer) clearTimeout(this.#retryTimer.timer);
     await this.#claiming;
     // Runs in flight now end without handing their conversations on.
@@ -287,7 +295,7 @@ export class Dispatcher {
     // The slot is free before anything claims for it.
     this.#running -= 1;
     if (this.#stopping) return;
-    if (this.#saturated) return this.#wake('slot');
+    if (this.#saturated) return this.#slotFreed();
     // The conversation's next event, when it was not handed on: one the recording statement could
     // not see (committed while it ran: its notice arrived meanwhile, and the claim that notice
     // woke found the conversation still busy), or the one after MAX_HANDOFFS.
@@ -296,6 +304,27 @@ export class Dispatcher {
       this.#released.set(`${last.source_id}/${conversation}`, { sourceId: last.source_id, conversation });
       this.#wake('released');
     }
+  }
+
+  /**
+   * A slot freed while events wait: the claim that fills it walks the inbox, and a walk costs
+   * about the same for one slot as for eight (it steps past the busy conversations either way).
+   * So under a backlog slots are claimed for in groups: at once when a share of them is free,
+   * else a few milliseconds after the first freed, when more have. A lone slot never waits.
+   */
+  #slotFreed(): void {
+    const free = this.options.concurrency - this.#running;
+    if (free >= Math.max(1, Math.floor(this.options.concurrency / SLOT_CLAIM_SHARE)) || this.#running === 0) {
+      clearTimeout(this.#slotClaimTimer);
+      this.#slotClaimTimer = undefined;
+      return this.#wake('slot');
+    }
+    if (this.#slotClaimTimer) return;
+    this.#slotClaimTimer = setTimeout(() => {
+      this.#slotClaimTimer = undefined;
+      this.#wake('slot');
+    }, SLOT_CLAIM_WAIT_MS);
+    this.#slotClaimTimer.unref();
   }
 
   #count(trigger: ClaimTrigger): void {
