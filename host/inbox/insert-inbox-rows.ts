@@ -38,11 +38,14 @@ export async function insertInboxRows(db: Knex, commits: ReceivedCommit[], notif
   const firstCarrier = new Map<string, number>();
   const rows: object[] = [];
   commits.forEach((commit, index) => {
+    // As text, which JSON.stringify writes the same: a Date among the rows (its toJSON) takes
+    // JSON.stringify off its fast path for the whole batch, about twice as slow.
+    const receivedAt = commit.receivedAt.toJSON();
     for (const event of commit.events) {
       const key = rowKey(commit.sourceId, event.eventId);
       if (firstCarrier.has(key)) continue;
       firstCarrier.set(key, index);
-      rows.push(toRow(commit, event));
+      rows.push(toRow(commit, event, receivedAt));
     }
   });
   const result = await db.raw<{ rows: InsertedKey[] }>(notify ? INSERT_AND_NOTIFY_SQL : INSERT_SQL, [JSON.stringify(rows)]);
@@ -64,14 +67,14 @@ const INSERT_AND_NOTIFY_SQL = `WITH inserted AS (${INSERT_SQL})
   WHERE (SELECT pg_notify('${INBOX_CHANNEL}', CASE WHEN count(*) <= ${MAX_ANNOUNCED_EVENTS} THEN string_agg(id::text, ',') ELSE '' END)::text
          FROM inserted HAVING count(*) > 0) IS NOT NULL`;
 
-function toRow(commit: ReceivedCommit, event: PlainInboundEvent): object {
+function toRow(commit: ReceivedCommit, event: PlainInboundEvent, receivedAt: string | null): object {
   return {
     source_id: commit.sourceId,
     event_id: event.eventId,
     workflow_id: commit.workflowId ?? null,
     sender_foreign_id: event.senderForeignId ?? null,
     event,
-    received_at: commit.receivedAt,
+    received_at: receivedAt,
   };
 }
 

@@ -1,3 +1,4 @@
+import { onlyPlainData } from './only-plain-data.ts';
 import { setOwnProperty } from './set-own-property.ts';
 
 /**
@@ -23,7 +24,34 @@ export function storableData<T>(value: T): T {
   return copy as T;
 }
 
-/** JSON text for a jsonb column: like JSON.stringify, with every string made storable. */
+/**
+ * `value` itself when storableData would copy it unchanged (plain data, every string storable),
+ * else that copy: for data only read after this, which most often needs no copy.
+ */
+export function storableAsIs<T>(value: T): T {
+  return onlyPlainData(value, true) ? value : storableData(value);
+}
+
+/**
+ * A string JSON.stringify writes with an escape jsonb refuses: `\u0000`, or an unpaired
+ * surrogate (`\ud800`–`\udfff`; a paired one is written as it is). JSON.stringify writes these
+ * escapes in lower case. Text that merely spells one (a backslash, then `u0000`) matches too, and
+ * only costs the exact path.
+ */
+const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/;
+
+/**
+ * JSON text for a jsonb column: like JSON.stringify, with every string made storable. Most values
+ * need no change, so the text is written first and the copy made only when it holds an escape
+ * jsonb refuses or the value holds something the copy would not write as it is (onlyPlainData):
+ * the result is the copy's text either way, at about the price of one JSON.stringify.
+ */
 export function storableJson(value: unknown): string {
+  try {
+    const json = JSON.stringify(value);
+    if (!UNSTORABLE_ESCAPE.test(json) && onlyPlainData(value)) return json;
+  } catch {
+    // Whatever the direct text could not be (a cycle, a BigInt), the copy's path below says.
+  }
   return JSON.stringify(storableData(value));
 }

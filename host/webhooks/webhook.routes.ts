@@ -4,7 +4,7 @@ import type { ChannelRegistry } from '../channels/channel-registry.ts';
 import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
 import { errorCode } from '../errors/describe-error.ts';
 import { AppError } from '../errors/app-error.ts';
-import { storableData } from '../json/storable.ts';
+import { storableAsIs } from '../json/storable.ts';
 import type { RawRouteDefinition } from '../http/route-definition.ts';
 import { z } from 'zod';
 import type { InboxStore } from '../inbox/inbox-store.ts';
@@ -97,7 +97,7 @@ async function handleWebhook(ctx: Context, deps: WebhookDeps): Promise<void> {
     if (result.outcome === 'invalid') throw new AppError('BOT_ERR_WEBHOOK_PAYLOAD_REJECTED', 'Payload rejected');
     // Committed before the answer is written: a 200 always means the events are in Postgres. A
     // NUL or a broken surrogate in one message must not make jsonb refuse the whole batch.
-    await deps.inbox.commit({ sourceId: source.id, channel, workflowId: ctx.params.workflowId, events: storableData(result.events) });
+    await deps.inbox.commit({ sourceId: source.id, channel, workflowId: ctx.params.workflowId, events: storableAsIs(result.events) });
     replay(ctx, result.response, { received: result.events.length });
   } catch (error) {
     if (outcome === 'accepted') outcome = 'failed';
