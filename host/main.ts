@@ -71,6 +71,7 @@ async function main(): Promise<void> {
   // Started after the first discovery: a notice before it would have nothing to apply to.
   await life.start('channel sync', () => services.channelSync.start(), () => services.channelSync.close());
   await life.start('source cache sync', () => services.sourceCacheSync.start(), () => services.sourceCacheSync.close());
+  await life.start('workflow cache sync', () => services.workflowCacheSync.start(), () => services.workflowCacheSync.close());
   await life.start('web chat hub', () => services.webChat.hub.start(), () => services.webChat.hub.close());
   const seeded = embedded ? await seedExamples(services) : undefined;
   const chatSourceRef = embedded ? await seedWebChat(services, seeded) : undefined;

@@ -11,8 +11,11 @@ import { MemoryDefinitionStore } from './memory/definitions/memory-definition-st
 import { MemoryRecordStore } from './memory/records/memory-record-store.ts';
 import { InboxStore } from './inbox/inbox-store.ts';
 import { SourceStore } from './sources/source-store.ts';
+import { ChangeNoticeSync } from './db/change-notice-sync.ts';
 import { SourceCache } from './sources/source-cache.ts';
-import { SourceCacheSync } from './sources/source-cache-sync.ts';
+import { SOURCE_CHANGES } from './sources/source-changes.ts';
+import { WORKFLOW_CHANGES } from './workflows/storage/workflow-changes.ts';
+import { WorkflowVersionCache } from './workflows/storage/workflow-version-cache.ts';
 import { ChannelStateStore } from './channels/channel-state-store.ts';
 import { ChannelSync } from './channels/channel-sync.ts';
 import { AttachmentService, attachmentOptionsWithDefaults, type AttachmentOptions } from './attachments/attachment-service.ts';
@@ -63,7 +66,9 @@ export interface Services {
   /** Sources by webhook ref, in memory; every write through `sources` drops its copy at once. */
   sourceCache: SourceCache;
   /** Drops copies that other instances' writes made stale; not listening until `start()` (main starts it). */
-  sourceCacheSync: SourceCacheSync;
+  sourceCacheSync: ChangeNoticeSync;
+  /** Keeps the dispatcher's cache of current workflow versions in step with other instances (started by main). */
+  workflowCacheSync: ChangeNoticeSync;
   inbox: InboxStore;
   /** Attachment files, download tokens and the links plugins ask for. */
   attachments: AttachmentService;
@@ -169,7 +174,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     logger,
   });
   const sourceCache: SourceCache = new SourceCache({ load: (ref) => sources.findByRef(ref), loadById: (id) => sources.findById(id), now: () => now().getTime() });
-  const sourceCacheSync = new SourceCacheSync({ db, cache: sourceCache, instanceId: channelStates.instanceId, logger });
+  const sourceCacheSync = new ChangeNoticeSync(SOURCE_CHANGES, { db, cache: sourceCache, instanceId: channelStates.instanceId, logger });
   const sources = new SourceStore(db, channelRegistry, now, sourceCacheSync);
   const attachmentService = new AttachmentService(sources, { now, ...attachmentOptionsWithDefaults(attachments) });
   const inboundFileLimits = { ...inboundFileLimitsFrom(), ...inboundFiles };
@@ -187,13 +192,17 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
   });
   const memoryDefinitions = new MemoryDefinitionStore(db, { now });
   const memoryRecords = new MemoryRecordStore(db, { now, logger });
-  const workflowStore = new WorkflowStore(db, memoryDefinitions, { now });
+  const workflowVersions: WorkflowVersionCache = new WorkflowVersionCache({ load: (id) => workflowStore.currentVersion(id), now: () => now().getTime() });
+  const workflowCacheSync = new ChangeNoticeSync(WORKFLOW_CHANGES, { db, cache: workflowVersions, instanceId: channelStates.instanceId, logger });
+  const workflowStore = new WorkflowStore(db, memoryDefinitions, { now, changes: workflowCacheSync });
   const history = new MessageHistory(db);
   const runner = createWorkflowRunner({ db, now, memoryRecords, models: workflowOptions.models, expressionTimeoutMs: workflowOptions.expressionTimeoutMs });
   const inboundEvents = new InboundEventProcessor({
     db,
     channels: channelRegistry,
     workflows: workflowStore,
+    sources: sourceCache,
+    workflowVersions,
     subscribers: new SubscriberStore(db),
     conversations: new ConversationEntry(db, { now, inactivityMs: workflowOptions.threadInactivityMs }),
     history,
@@ -228,6 +237,7 @@ export function createServices({ db, logger, now = () => new Date(), channels = 
     sources,
     sourceCache,
     sourceCacheSync,
+    workflowCacheSync,
     inbox: new InboxStore(db, now, { notify: true }),
     attachments: attachmentService,
     inboundFileQuota,

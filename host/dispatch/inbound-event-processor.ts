@@ -16,12 +16,14 @@ import type { RunEnd } from '../workflows/runtime/run-end-sql.ts';
 import type { WorkflowRunner } from '../workflows/runtime/workflow-runner.ts';
 import type { AttemptOutcome } from '../metrics/host-metrics.ts';
 import { ClaimHeartbeat } from './claim-heartbeat.ts';
-import { ONE_RUNNING_PER_CONVERSATION, type ClaimedEvent, type InboundEventStatus } from './claimed-event.ts';
+import type { SourceCache } from '../sources/source-cache.ts';
+import type { WorkflowVersionCache } from '../workflows/storage/workflow-version-cache.ts';
+import { eventSourceOf, ONE_RUNNING_PER_CONVERSATION, type ClaimedEvent, type InboundEventStatus } from './claimed-event.ts';
 import { finishInboundEvents, type EventOutcome, type FinishResult } from './finish-inbound-events.ts';
 import { fireTyping } from './fire-typing.ts';
 import { logFailedAttempt } from './log-failed-attempt.ts';
 
-/** The document of a workflow version (the claim reads which version is current). */
+/** The document of a workflow version (which version is current comes from `workflowVersions`). */
 export interface WorkflowVersionSource {
   versionDocument(workflowId: string, version: number): Promise<WorkflowDocument>;
 }
@@ -30,6 +32,10 @@ export interface InboundEventProcessorDeps {
   db: Knex;
   channels: ChannelRegistry<ChannelCalls>;
   workflows: WorkflowVersionSource;
+  /** The event's source, by id: read from memory, forgotten on every instance when the source changes. */
+  sources: Pick<SourceCache, 'getById'>;
+  /** Which version of a workflow is current: read from memory, forgotten on every instance when the workflow changes. */
+  workflowVersions: Pick<WorkflowVersionCache, 'currentVersion'>;
   subscribers: SubscriberStore;
   conversations: ConversationEntry;
   history: MessageHistory;
@@ -232,14 +238,18 @@ export class InboundEventProcessor {
   }
 
   async #run(row: ClaimedEvent): Promise<AttemptResult> {
-    const source = row.source;
-    if (!source) return { status: 'skipped', reason: 'source deleted' };
+    // From memory, not from the claim: both caches drop a row when any instance's write of it
+    // commits (NOTIFY), so a change made elsewhere counts here once its notice has arrived.
+    const found = await this.deps.sources.getById(row.source_id);
+    if (!found) return { status: 'skipped', reason: 'source deleted' };
+    const source = eventSourceOf(found);
     if (!source.active) return { status: 'skipped', reason: 'source inactive' };
     const workflowId = row.workflow_id ?? source.default_workflow_id;
     if (!workflowId) return { status: 'skipped', reason: 'no workflow: none in the URL and no default on the source' };
     if (!row.sender_foreign_id) return { status: 'skipped', reason: 'no sender foreign id' };
-    if (row.workflow_version === null) return { status: 'skipped', reason: `workflow ${workflowId} does not exist` };
-    const document = await this.deps.workflows.versionDocument(workflowId, row.workflow_version);
+    const workflowVersion = await this.deps.workflowVersions.currentVersion(workflowId);
+    if (workflowVersion === 'none') return { status: 'skipped', reason: `workflow ${workflowId} does not exist` };
+    const document = await this.deps.workflows.versionDocument(workflowId, workflowVersion);
 
     // Not awaited, and first: the run starts at once whatever the indicator does, and the
     // subscriber sees it while the files are fetched and the subscriber is looked up.
@@ -260,7 +270,7 @@ export class InboundEventProcessor {
 
     const result = await this.deps.runner.run({
       workflowId,
-      workflowVersion: row.workflow_version,
+      workflowVersion,
       document,
       reuseEarlierSteps: row.has_earlier_runs,
       ownerId: subscriber.id,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import { writeAndNotify, type ChangeListener } from '../db/change-notice-sync.ts';
 import { AppError } from '../errors/app-error.ts';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../errors/postgres-errors.ts';
 import { fetchSortedPage, isUuid } from '../db/fetch-sorted-page.ts';
@@ -30,13 +31,8 @@ export interface SourceInput {
 
 export type SourcePatch = Partial<Omit<SourceInput, 'channel' | 'ref'>>;
 
-/** Told of every write to a source, so that copies of it (SourceCache) can be dropped. */
-export interface SourceChangeListener {
-  /** Runs inside the write's transaction, with the source's ref: it commits with the write or not at all. */
-  changing(trx: Knex.Transaction, ref: string): Promise<void>;
-  /** Runs once the write has committed, before the writer hears back. */
-  changed(ref: string): void;
-}
+/** Told of every write to a source, with its ref, so that copies of it (SourceCache) can be dropped. */
+export type SourceChangeListener = ChangeListener;
 
 /** Sources in Postgres, with settings checked against their channel's published schema. */
 export class SourceStore {
@@ -151,21 +147,9 @@ export class SourceStore {
     if (!deleted) throw new AppError('BOT_ERR_SOURCE_NOT_FOUND', `No source has the id "${id}"`, { id });
   }
 
-  /**
-   * A write and its change notice in one transaction, so other instances hear of exactly the
-   * writes that committed; once committed, and before the caller hears back, this instance's
-   * copies go, so its next webhook reads the new row.
-   */
-  async #write<T extends Pick<SourceRow, 'ref'> | undefined>(write: (db: Knex | Knex.Transaction) => Promise<T>): Promise<T> {
-    const changes = this.changes;
-    if (!changes) return write(this.db);
-    const row = await this.db.transaction(async (trx) => {
-      const written = await write(trx);
-      if (written) await changes.changing(trx, written.ref);
-      return written;
-    });
-    if (row) changes.changed(row.ref);
-    return row;
+  /** A write and its change notice (with the source's ref), see writeAndNotify. */
+  #write<T extends Pick<SourceRow, 'ref'> | undefined>(write: (db: Knex.Transaction) => Promise<T>): Promise<T> {
+    return writeAndNotify(this.db, this.changes, write, (row) => row?.ref);
   }
 
   #schemaOf(channel: string): Record<string, unknown> {

@@ -4,6 +4,7 @@ import { after, afterEach, before, test } from 'node:test';
 import pino from 'pino';
 import { InboundEventProcessor } from '../../host/dispatch/inbound-event-processor.ts';
 import { claimAll, LONG_LEASE_MS } from '../support/claim-events.ts';
+import { runLookups } from '../support/run-lookups.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 // Events another instance left behind, and the conversations they hold, as the claim sees them:
@@ -45,6 +46,7 @@ function processor(maxAttempts = 3): InboundEventProcessor {
     claimTimeoutMs: LONG_LEASE_MS,
     maxAttempts,
     endRunMemory: async (runId: string) => void endedRuns.push(runId),
+    ...runLookups(database.db),
     logger: pino({ level: 'silent' }),
   } as unknown as ConstructorParameters<typeof InboundEventProcessor>[0]);
 }

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { ClaimHeartbeat } from '../../host/dispatch/claim-heartbeat.ts';
 import { InboundEventProcessor } from '../../host/dispatch/inbound-event-processor.ts';
 import { claimAll } from '../support/claim-events.ts';
+import { runLookups } from '../support/run-lookups.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const logger = pino({ level: 'silent' });
@@ -61,6 +62,7 @@ test('a run that outlasts the lease keeps its event: its claim is renewed, so an
     claimTimeoutMs: leaseMs,
     maxAttempts: 3,
     endRunMemory: async () => undefined,
+    ...runLookups(database.db),
     logger,
     workflows: { versionDocument: async () => ({}) },
     conversations: { enter: async () => ({ subscriber: { id: 'sub-1', foreignId: 'u1' }, threadId: 'thread-1' }) },

@@ -1,67 +1,43 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Knex } from 'knex';
 import pino from 'pino';
+import { ChangeNoticeSync } from '../../host/db/change-notice-sync.ts';
 import { SourceCache } from '../../host/sources/source-cache.ts';
-import { SourceCacheSync } from '../../host/sources/source-cache-sync.ts';
+import { SOURCE_CHANGES } from '../../host/sources/source-changes.ts';
 import { SourceStore } from '../../host/sources/source-store.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { eventually, recordingDrops, terminateListeners, TwoInstances, type ListeningInstance } from '../support/change-notices.ts';
 
 const SCHEMA = { type: 'object', properties: { webhook_secret: { type: 'string' } } };
 const channels = { settingsSchemaOf: () => SCHEMA };
 const noSecrets = () => [];
 
-/** One host instance's view: its store, its cache, its listener, and what the listener dropped. */
-interface Instance {
+/** One host instance's view: its store, its cache, its listener, and what the listener dropped (refs). */
+interface Instance extends ListeningInstance {
   store: SourceStore;
   cache: SourceCache;
-  sync: SourceCacheSync;
-  /** Refs forgotten, and `*` for each time the whole cache was emptied. */
-  dropped: string[];
 }
 
-let database: TestDatabase;
+const instances = new TwoInstances(startInstance);
 let a: Instance;
 let b: Instance;
-before(async () => {
-  database = await createTestDatabase({ poolMax: 6 });
-  [a, b] = [startInstance('instance-a'), startInstance('instance-b')];
-  await Promise.all([a.sync.start(), b.sync.start()]);
-});
-after(async () => {
-  await Promise.all([a.sync.close(), b.sync.close()]);
-  await database.close();
-});
+before(async () => ({ a, b } = await instances.open()));
+after(() => instances.close());
 
-function startInstance(instanceId: string): Instance {
+function startInstance(db: Knex, instanceId: string): Instance {
   const dropped: string[] = [];
-  const cache = new SourceCache({ load: (ref) => store.findByRef(ref), now: Date.now });
-  const recording = {
-    forget: (ref: string) => void (dropped.push(ref), cache.forget(ref)),
-    clear: () => void (dropped.push('*'), cache.clear()),
-  };
-  const sync = new SourceCacheSync({ db: database.db, cache: recording, instanceId, logger: pino({ level: 'silent' }), reconnectDelayMs: 20 });
-  const store: SourceStore = new SourceStore(database.db, channels, () => new Date(), sync);
-  return { store, cache, sync, dropped };
-}
-
-/** Polls (every 10 ms, for at most 2 s) until `check` holds: notices arrive asynchronously. */
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 2_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const cache = new SourceCache({ load: (ref) => store.findByRef(ref), loadById: (id) => store.findById(id), now: Date.now });
+  const sync = new ChangeNoticeSync(SOURCE_CHANGES, { db, cache: recordingDrops(cache, dropped), instanceId, logger: pino({ level: 'silent' }), reconnectDelayMs: 20 });
+  const store: SourceStore = new SourceStore(db, channels, () => new Date(), sync);
+  return { store, cache, syncs: [sync], dropped };
 }
 
 let counter = 0;
 
-/** Creates a source on `writer` and waits until both instances heard of it, so later notices stand apart. */
+/** Creates a source on `writer` and waits until the other instance heard of it. */
 async function createSource(writer: Instance) {
   const source = await writer.store.create({ name: `Synced ${(counter += 1)}`, channel: 'sample', settings: { webhook_secret: 'first' } });
-  const other = writer === a ? b : a;
-  await eventually(() => other.dropped.includes(source.ref), 'the creation was heard');
-  a.dropped.length = 0;
-  b.dropped.length = 0;
+  await instances.heardByTheOther(writer, source.ref);
   return source;
 }
 
@@ -92,6 +68,17 @@ describe('source caches on several instances', () => {
     assert.equal(await a.cache.get(source.ref), undefined);
   });
 
+  test('a source read by id (as a claimed event reads it) is forgotten on the other instance too', async () => {
+    const source = await createSource(a);
+    assert.equal((await b.cache.getById(source.id))?.active, true);
+    await a.store.update(source.id, { active: false }, noSecrets);
+    await eventually(() => b.dropped.includes(source.ref), 'instance b forgot the deactivated source');
+    assert.equal((await b.cache.getById(source.id))?.active, false);
+    await a.store.delete(source.id);
+    await eventually(() => b.dropped.filter((ref) => ref === source.ref).length === 2, 'instance b forgot the deleted source');
+    assert.equal(await b.cache.getById(source.id), undefined);
+  });
+
   test('a write that rolls back sends no notice', async () => {
     const taken = await createSource(a);
     const other = await createSource(a);
@@ -105,11 +92,7 @@ describe('source caches on several instances', () => {
   test('a lost listener empties the cache, reconnects, and hears changes again', async () => {
     const source = await createSource(a);
     await b.cache.get(source.ref);
-    const killed = await database.db.raw(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-       WHERE datname = current_database() AND query = 'LISTEN bot_source_changes' AND pid <> pg_backend_pid()`,
-    );
-    assert.equal(killed.rows.length, 2, "both instances' listeners");
+    assert.equal(await terminateListeners(instances.db, SOURCE_CHANGES.channel), 2, "both instances' listeners");
     await eventually(() => b.dropped.filter((entry) => entry === '*').length === 2, 'instance b emptied its cache on loss and on reconnect');
     await a.store.update(source.id, { settings: { webhook_secret: 'after reconnect' } }, noSecrets);
     await eventually(() => b.dropped.includes(source.ref), 'instance b heard a change after reconnecting');

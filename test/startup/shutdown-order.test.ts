@@ -21,6 +21,7 @@ const SHUTDOWN_ORDER = [
   'inbox',
   'dispatcher',
   'web chat hub',
+  'workflow cache sync',
   'source cache sync',
   'channel sync',
   'channels',

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { writeAndNotify, type ChangeListener } from '../../db/change-notice-sync.ts';
 import { fetchSortedPage, isUuid } from '../../db/fetch-sorted-page.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from '../../errors/postgres-errors.ts';
@@ -52,7 +53,8 @@ export interface WorkflowListQuery {
  * Workflows and their versions in Postgres. Every save validates the YAML fully and adds a
  * version; versions are never changed. A save runs in one transaction that validates with the
  * memory definitions it binds locked, so the definitions cannot be deleted or re-slugged before
- * the save commits.
+ * the save commits. Every write that changes which version is current, or whether the workflow
+ * exists, tells `changes` (a ChangeNoticeSync of WORKFLOW_CHANGES) in its transaction, with the workflow's id.
  *
  * @example
  * const saved = await workflows.create({ name: 'Greeter', yaml }, principal.sub); // version 1
@@ -62,11 +64,13 @@ export class WorkflowStore {
   readonly #db: Knex;
   readonly #definitions: MemoryDefinitionStore;
   readonly #now: () => Date;
+  readonly #changes: ChangeListener | undefined;
 
-  constructor(db: Knex, definitions: MemoryDefinitionStore, options: { now: () => Date }) {
+  constructor(db: Knex, definitions: MemoryDefinitionStore, options: { now: () => Date; changes?: ChangeListener }) {
     this.#db = db;
     this.#definitions = definitions;
     this.#now = options.now;
+    this.#changes = options.changes;
   }
 
   async list({ q, sort = 'name', limit = 50, offset = 0 }: WorkflowListQuery = {}): Promise<Page<WorkflowSummary>> {
@@ -83,6 +87,13 @@ export class WorkflowStore {
     return (await this.#db('workflows').where({ id }).first('id')) !== undefined;
   }
 
+  /** The number of the workflow's current version; undefined when no workflow has this id (a malformed id has none). */
+  async currentVersion(id: string): Promise<number | undefined> {
+    if (!isUuid(id)) return undefined;
+    const row: Pick<WorkflowRow, 'current_version'> | undefined = await this.#db<WorkflowRow>('workflows').where({ id }).first('current_version');
+    return row?.current_version;
+  }
+
   /** One version (the current one by default) with its YAML as saved. */
   async get(id: string, version?: number): Promise<WorkflowView> {
     const workflow = await this.#workflow(this.#db, id);
@@ -92,16 +103,14 @@ export class WorkflowStore {
 
   /** Validates and saves version 1. Throws BOT_ERR_WORKFLOW_INVALID (422) or BOT_ERR_WORKFLOW_NAME_TAKEN (409). */
   async create(input: WorkflowInput, createdBy: string | undefined): Promise<WorkflowView> {
-    return this.#db
-      .transaction(async (trx) => {
-        const document = await this.#validOrThrow(trx, input.yaml);
-        const now = this.#now();
-        const [workflow] = await trx('workflows')
-          .insert({ name: input.name, current_version: 1, created_at: now, updated_at: now })
-          .returning<WorkflowRow[]>('*');
-        return toView(workflow!, await insertVersion(trx, workflow!, input.yaml, document, createdBy));
-      })
-      .catch((error: unknown) => rethrowNameTaken(error, input.name));
+    return this.#write(async (trx) => {
+      const document = await this.#validOrThrow(trx, input.yaml);
+      const now = this.#now();
+      const [workflow] = await trx('workflows')
+        .insert({ name: input.name, current_version: 1, created_at: now, updated_at: now })
+        .returning<WorkflowRow[]>('*');
+      return toView(workflow!, await insertVersion(trx, workflow!, input.yaml, document, createdBy));
+    }).catch((error: unknown) => rethrowNameTaken(error, input.name));
   }
 
   /**
@@ -109,23 +118,26 @@ export class WorkflowStore {
    * locked first, so concurrent saves get consecutive numbers, never the same one.
    */
   async update(id: string, change: WorkflowChange, createdBy: string | undefined): Promise<WorkflowView> {
-    return this.#db
-      .transaction(async (trx) => {
-        const current = await this.#workflow(trx, id, { lock: true });
-        const document = await this.#validOrThrow(trx, change.yaml);
-        const [workflow] = await trx('workflows')
-          .where({ id })
-          .update({ current_version: current.current_version + 1, updated_at: this.#now(), ...(change.name !== undefined && { name: change.name }) })
-          .returning<WorkflowRow[]>('*');
-        return toView(workflow!, await insertVersion(trx, workflow!, change.yaml, document, createdBy));
-      })
-      .catch((error: unknown) => rethrowNameTaken(error, change.name ?? ''));
+    return this.#write(async (trx) => {
+      const current = await this.#workflow(trx, id, { lock: true });
+      const document = await this.#validOrThrow(trx, change.yaml);
+      const [workflow] = await trx('workflows')
+        .where({ id })
+        .update({ current_version: current.current_version + 1, updated_at: this.#now(), ...(change.name !== undefined && { name: change.name }) })
+        .returning<WorkflowRow[]>('*');
+      return toView(workflow!, await insertVersion(trx, workflow!, change.yaml, document, createdBy));
+    }).catch((error: unknown) => rethrowNameTaken(error, change.name ?? ''));
   }
 
   /** Deletes the workflow and all its versions. */
   async delete(id: string): Promise<void> {
-    const deleted = isUuid(id) ? await this.#db('workflows').where({ id }).delete() : 0;
-    if (deleted === 0) throw notFound(id);
+    const deleted = isUuid(id) ? await this.#write(async (trx) => ((await trx('workflows').where({ id }).delete().returning<Pick<WorkflowRow, 'id'>[]>('id'))[0])) : undefined;
+    if (!deleted) throw notFound(id);
+  }
+
+  /** A write and its change notice (with the workflow's id), see writeAndNotify. */
+  #write<T extends { id: string } | undefined>(write: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return writeAndNotify(this.#db, this.#changes, write, (written) => written?.id);
   }
 
   /** The versions of a workflow, newest first. */
