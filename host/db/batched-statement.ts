@@ -13,7 +13,10 @@ export interface BatchedStatementOptions<Item, Row, Result> {
    * result can name its item (ord counts from 1).
    */
   sql: string;
-  /** The row an item contributes; its strings are made storable (see storableJson). */
+  /**
+   * The row an item contributes; its strings are made storable (see storableJson). Give times as
+   * text (`date.toJSON()`): one Date among the rows takes JSON.stringify off its fast path.
+   */
   toRow(item: Item): Record<string, unknown>;
   /** Each item's result from the statement's rows, in the items' order; by default nothing. */
   results?(rows: Row[], items: Item[]): Result[];

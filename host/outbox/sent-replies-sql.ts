@@ -35,7 +35,7 @@ function sentReplyColumns(reply: SentReply): Record<string, unknown> {
   return {
     id: reply.id,
     mid: reply.mid ?? null,
-    sent_at: reply.sentAt,
+    sent_at: reply.sentAt.toJSON(),
     run_id: reply.runId,
     thread_id: reply.threadId,
     text: textOf(reply.envelope),

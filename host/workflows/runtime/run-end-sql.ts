@@ -71,7 +71,7 @@ export function runEndColumns(end: RunEnd | undefined): Record<string, unknown> 
     run_id: end.runId,
     run_status: end.status,
     run_error: end.error,
-    run_finished_at: end.finishedAt,
+    run_finished_at: end.finishedAt.toJSON(),
     last_step: end.lastStep ? stepColumns(end.lastStep.step) : null,
     last_step_sent: end.lastStep ? sentRepliesColumns(end.lastStep.sentReplies) : null,
   };

@@ -40,7 +40,7 @@ export class RunRecords {
         thread_id: run.threadId ?? null,
         inbound_event_id: inboundEventId,
         input: run.input,
-        started_at: startedAt,
+        started_at: startedAt.toJSON(),
       }),
     });
     this.#steps = new BatchedStatement(db, {
