@@ -52,11 +52,17 @@ export class ClaimHeartbeat {
     const ids = [...this.#held.keys()];
     const tokens = ids.map((id) => this.#held.get(id)!);
     try {
+      // SKIP LOCKED: a row locked now is being finished by the statement that ends its claim, and a
+      // renewal waiting for it (holding the rows renewed so far) could close a lock cycle with a
+      // group of finishes taking the same rows in another order. It is renewed at the next beat.
       await this.db.raw(
         `UPDATE inbound_events AS e SET claimed_at = now()
-         FROM unnest(?::uuid[], ?::uuid[]) AS held(id, token)
-         WHERE e.id = held.id AND e.claim_token = held.token AND e.status = 'running'`,
-        [ids, tokens],
+         FROM (SELECT e.id FROM inbound_events AS e
+                 JOIN unnest(?::uuid[], ?::uuid[]) AS held(id, token) ON held.id = e.id AND held.token = e.claim_token
+                WHERE e.id = ANY(?::uuid[]) AND e.status = 'running'
+                ORDER BY e.id FOR UPDATE OF e SKIP LOCKED) AS renewable
+         WHERE e.id = renewable.id`,
+        [ids, tokens, ids],
       );
     } catch (error) {
       this.logger.warn({ err: error, claims: ids.length }, 'could not renew the claims of running events; trying again');

@@ -6,7 +6,7 @@ import type { ChannelCalls } from '../channels/calls/channel-calls.ts';
 import type { MessageHistory } from '../conversations/message-history.ts';
 import type { ConversationEntry } from '../conversations/conversation-entry.ts';
 import type { SubscriberStore } from '../conversations/subscriber-store.ts';
-import { isConnectionError, isUniqueViolationOf } from '../errors/postgres-errors.ts';
+import { isConflictAbort, isConnectionError, isUniqueViolationOf } from '../errors/postgres-errors.ts';
 import { LiveOutbox, type LiveOutboxDeps } from '../outbox/live-outbox.ts';
 import { OutboxRecords } from '../outbox/outbox-records.ts';
 import type { WorkflowDocument } from '../workflows/document/workflow-document.ts';
@@ -220,6 +220,12 @@ export class InboundEventProcessor {
         // The conversation's next event went to another instance meanwhile: record without handing on.
         if (outcome.handoff && isUniqueViolationOf(error, ONE_RUNNING_PER_CONVERSATION)) {
           outcome = { ...outcome, handoff: false };
+          continue;
+        }
+        // Aborted to break a lock cycle: nothing of it was kept, and the same statement may pass.
+        if (isConflictAbort(error) && Date.now() + delayMs <= giveUpAt) {
+          this.deps.logger.warn({ err: error, inboundEventId: outcome.id }, 'recording an inbound event\'s outcome was aborted by a lock conflict; trying again');
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
           continue;
         }
         // The run's end was refused for its data: the event's outcome matters more. First without

@@ -26,3 +26,12 @@ export function isConnectionError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
   return /Connection terminated|Knex: Timeout acquiring a connection/.test(message);
 }
+
+/**
+ * A statement the server aborted to break a lock cycle or a serialization conflict: nothing it
+ * did was kept, and the same statement may well pass when sent again.
+ */
+export function isConflictAbort(error: unknown): boolean {
+  const code = pgErrorCode(error);
+  return code === '40P01' || code === '40001';
+}

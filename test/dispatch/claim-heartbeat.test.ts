@@ -81,3 +81,26 @@ test('a run that outlasts the lease keeps its event: its claim is renewed, so an
   const event = await database.db('inbound_events').where({ id }).first();
   assert.deepEqual([event.status, event.attempts], ['done', 1]);
 });
+
+test('a renewal passes over a claim whose row another statement holds, and renews the rest without waiting for it', { timeout: 30_000 }, async (t) => {
+  const heartbeat = new ClaimHeartbeat(database.db, 60_000, logger);
+  const tokens = ['00000000-0000-4000-8000-0000000000b1', '00000000-0000-4000-8000-0000000000b2'];
+  const [busy, free] = [await insertEvent('beat-busy', { status: 'running', claim_token: tokens[0], claimed_at: new Date(Date.now() - 60_000) }), await insertEvent('beat-free', { status: 'running', claim_token: tokens[1], claimed_at: new Date(Date.now() - 60_000) })];
+  t.after(() => database.db('inbound_events').whereIn('id', [busy, free]).delete());
+  heartbeat.hold(busy!, tokens[0]!);
+  heartbeat.hold(free!, tokens[1]!);
+  // As the statement finishing a group of events holds their rows until it commits.
+  const finishing = await database.db.transaction();
+  try {
+    await finishing('inbound_events').where({ id: busy }).forUpdate().select('id');
+    // Waiting for that row, while holding the one renewed before it, is how a renewal closed a
+    // lock cycle with a finishing statement that took the same two rows the other way round.
+    await heartbeat.beat();
+    assert.ok((await claimAgeMs(free!)) < 10_000, 'the free claim is renewed');
+    assert.ok((await claimAgeMs(busy!)) > 50_000, 'the held one is left to the next beat');
+  } finally {
+    await finishing.rollback();
+    heartbeat.release(busy!);
+    heartbeat.release(free!);
+  }
+});
