@@ -33,9 +33,9 @@ export interface InboundEventProcessorDeps {
   channels: ChannelRegistry<ChannelCalls>;
   workflows: WorkflowVersionSource;
   /** The event's source, by id: read from memory, forgotten on every instance when the source changes. */
-  sources: Pick<SourceCache, 'getById'>;
+  sources: Pick<SourceCache, 'getById' | 'forget'>;
   /** Which version of a workflow is current: read from memory, forgotten on every instance when the workflow changes. */
-  workflowVersions: Pick<WorkflowVersionCache, 'currentVersion'>;
+  workflowVersions: Pick<WorkflowVersionCache, 'currentVersion' | 'forget'>;
   subscribers: SubscriberStore;
   conversations: ConversationEntry;
   history: MessageHistory;
@@ -245,15 +245,26 @@ export class InboundEventProcessor {
 
   async #run(row: ClaimedEvent): Promise<AttemptResult> {
     // From memory, not from the claim: both caches drop a row when any instance's write of it
-    // commits (NOTIFY), so a change made elsewhere counts here once its notice has arrived.
-    const found = await this.deps.sources.getById(row.source_id);
+    // commits (NOTIFY), so a change made elsewhere counts here once its notice has arrived. A skip
+    // is final, so one decided on a cached row is confirmed against the database first: a notice
+    // still on its way (or lost with a listener's connection) never drops an event for good.
+    let found = await this.deps.sources.getById(row.source_id);
+    const skipsFor = (candidate: typeof found) => !candidate?.active || !(row.workflow_id ?? candidate.default_workflow_id);
+    if (found && skipsFor(found)) {
+      this.deps.sources.forget(found.ref);
+      found = await this.deps.sources.getById(row.source_id);
+    }
     if (!found) return { status: 'skipped', reason: 'source deleted' };
     const source = eventSourceOf(found);
     if (!source.active) return { status: 'skipped', reason: 'source inactive' };
     const workflowId = row.workflow_id ?? source.default_workflow_id;
     if (!workflowId) return { status: 'skipped', reason: 'no workflow: none in the URL and no default on the source' };
     if (!row.sender_foreign_id) return { status: 'skipped', reason: 'no sender foreign id' };
-    const workflowVersion = await this.deps.workflowVersions.currentVersion(workflowId);
+    let workflowVersion = await this.deps.workflowVersions.currentVersion(workflowId);
+    if (workflowVersion === 'none') {
+      this.deps.workflowVersions.forget(workflowId);
+      workflowVersion = await this.deps.workflowVersions.currentVersion(workflowId);
+    }
     if (workflowVersion === 'none') return { status: 'skipped', reason: `workflow ${workflowId} does not exist` };
     const document = await this.deps.workflows.versionDocument(workflowId, workflowVersion);
 

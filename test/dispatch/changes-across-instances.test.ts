@@ -97,3 +97,15 @@ test('an event claimed right after its workflow was deleted on another instance 
   await eventually(() => b.dropped.includes(workflow.id), 'instance b heard of the deletion');
   assert.deepEqual(await claimOnB(source.id), { status: 'skipped', reason: `workflow ${workflow.id} does not exist` });
 });
+
+test('a skip is never decided on a stale copy: a source reactivated where no notice reached the cache is read again, and its event goes on', async () => {
+  const { source } = await sourceKnownToB();
+  await a.sources.update(source.id, { active: false }, () => []);
+  await eventually(() => b.dropped.includes(source.ref), 'instance b heard of the deactivation');
+  assert.equal((await b.sourceCache.getById(source.id))?.active, false, 'instance b now holds the inactive copy');
+  // Reactivated in SQL: no notice is sent, as when a listener's connection was lost unnoticed.
+  await instances.db('sources').where({ id: source.id }).update({ active: true });
+  const outcome = await claimOnB(source.id);
+  assert.notEqual(outcome.status, 'skipped', `the event was skipped on a stale copy: ${outcome.reason}`);
+  assert.equal((await b.sourceCache.getById(source.id))?.active, true, 'the fresh row replaced the stale copy');
+});

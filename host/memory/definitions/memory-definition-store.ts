@@ -117,7 +117,7 @@ export class MemoryDefinitionStore {
       if (!locked) throw notFound(id);
       await checkLocks(trx, locked, columns);
       const [updated] = await trx(TABLE)
-        .update({ ...columns, ...(columns.schema && { schema: JSON.stringify(columns.schema) }), updated_at: this.#nextVersion(trx) })
+        .update({ ...columns, ...(columns.schema && { schema: JSON.stringify(columns.schema) }), updated_at: this.#nextVersion(trx, columns.schema !== undefined) })
         .where({ id })
         .returning<MemoryDefinitionRow[]>('*');
       return updated!;
@@ -166,8 +166,21 @@ export class MemoryDefinitionStore {
    * `updated_at` doubles as the definition's version (the record side re-compiles its validator
    * when it changes), so it must move on every update even when the clock has not.
    */
-  #nextVersion(trx: Knex.Transaction): Knex.Raw {
-    return trx.raw(`greatest(?::timestamptz, updated_at + interval '1 millisecond')`, [this.#now()]);
+  /**
+   * The definition's next version (its `updated_at`): later than the last, and, when the schema
+   * changes, later than every record written so far. A load trusts a record written after its
+   * definition's last change without checking it again, and a record's time comes from the clock
+   * of the instance that wrote it, which may run ahead of this one's: without this, a record
+   * checked against the old schema could look newer than the change. The row lock held here
+   * keeps records from being written meanwhile.
+   */
+  #nextVersion(trx: Knex.Transaction, schemaChanges: boolean): Knex.Raw {
+    if (!schemaChanges) return trx.raw(`greatest(?::timestamptz, updated_at + interval '1 millisecond')`, [this.#now()]);
+    return trx.raw(
+      `greatest(?::timestamptz, updated_at + interval '1 millisecond',
+                (SELECT max(r.updated_at) + interval '1 millisecond' FROM memory_records AS r WHERE r.definition_id = ${TABLE}.id))`,
+      [this.#now()],
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
+import { MemoryDefinitionStore } from '../../../host/memory/definitions/memory-definition-store.ts';
 import { MemoryRecordStore, type MemoryLoadResult, type MemoryLoadWithDefinitions } from '../../../host/memory/records/memory-record-store.ts';
 import type { WriteRow } from '../../../host/memory/records/memory-write-rows.ts';
 import { CurrentVersionUpserts, type DefinitionVersion } from '../../../host/memory/records/upsert-if-current.ts';
@@ -160,3 +161,18 @@ async function versionOf(id: string): Promise<DefinitionVersion> {
 function rowFor(definitionId: string, ownerId: string, value: unknown): WriteRow {
   return { definition_id: definitionId, owner_id: ownerId, workflow_id: null, thread_id: null, run_id: null, scope_key: '', value, expires_at: null };
 }
+
+test('a schema change made just after a write by an instance whose clock runs ahead still has the record checked again', async () => {
+  const logger = pino({ level: 'silent' });
+  // The writing instance's clock is 5 s ahead of the one changing the definition.
+  const writer = new MemoryRecordStore(database.db, { now: () => new Date(Date.now() + 5_000), logger });
+  const definitions = new MemoryDefinitionStore(database.db, { now: () => new Date() });
+  const reader = new MemoryRecordStore(database.db, { now: () => new Date(), logger });
+  const id = await insertDefinition(database.db, { slug: 'skewed' });
+  await writer.write({ ownerId: 'skew-owner' }, { skewed: { name: 'Ada', age: 36 } });
+  await definitions.update(id, { schema: { type: 'object', properties: { name: { type: 'string', description: 'Name' } }, additionalProperties: false } } as never);
+  // Without the change moved past the record's time, the record would look newer and be trusted.
+  const loaded = await reader.load({ ownerId: 'skew-owner' });
+  assert.deepEqual(Object.keys(loaded.values), []);
+  assert.deepEqual(loaded.invalid.map((entry) => entry.slug), ['skewed']);
+});
