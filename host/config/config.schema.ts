@@ -166,7 +166,7 @@ export const configSchema = z.object({
   BOT_MEMORY_SWEEP_PAUSE_MS: nonNegativeInt
     .default(160)
     .describe('Pause between two sweep batches, so concurrent writers keep their latency.'),
-  BOT_DISPATCH_CONCURRENCY: positiveInt.default(64).describe('Inbound events processed at once by one instance (each of another conversation); their writes share statements, so more at once costs fewer round trips each.'),
+  BOT_DISPATCH_CONCURRENCY: positiveInt.default(256).describe('Inbound events processed at once by one instance (each of another conversation); their writes share statements, so more at once costs fewer round trips each. Lower it when each run holds something scarce (a model provider\'s rate limit).'),
   BOT_DISPATCH_MAX_ATTEMPTS: positiveInt
     .default(8)
     .describe('Tries of an inbound event, with exponential backoff (e^n seconds after the n-th), before it is kept as a dead letter.'),
