@@ -3,7 +3,6 @@
  * plugin (`channelAttachmentService`, the SDK's `fetch`), and sends the plugin's console output
  * to the host's logger. Comlink alone waits forever for an answer, so every call has a time limit.
  */
-import { format } from 'node:util';
 import { MessageChannel, parentPort } from 'node:worker_threads';
 import { installHostServices, type EgressRequest, type EgressResponse } from '@bot-ai/api';
 import { transfer, wrap } from 'comlink';
@@ -81,7 +80,15 @@ function ownsItsBuffer(view: Uint8Array): boolean {
 function forwardConsole(bridge: HostBridgeClient): void {
   for (const [method, level] of Object.entries(CONSOLE_LEVELS)) {
     (console as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-      bridge.log(level, format(...args), {}).catch(() => {});
+      bridge.log(level, formatLogLine(args), {}).catch(() => {});
     };
   }
+}
+
+/**
+ * `util.format`, loaded at the first log line: `node:util` pulls in modules of its own (about
+ * 0.7 MB resident in an idle runner, which may never log). Synchronous, so lines keep their order.
+ */
+function formatLogLine(args: unknown[]): string {
+  return process.getBuiltinModule('node:util').format(...args);
 }

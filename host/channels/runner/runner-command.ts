@@ -44,6 +44,23 @@ const RUNNER_NICENESS = 10;
 const TMP_BYTES = 16 * 1024 * 1024;
 
 /**
+ * V8 tuned for a small resident set: a runner mostly idles, one per channel, and its memory
+ * counts against BOT_SANDBOX_MAX_RSS_MB. The sample channel's runner (bubblewrap included) held
+ * 74 MB idle without these and 64 MB with them; after a burst of calls, 150 MB and 100 MB. The
+ * price is CPU: in a tight loop of calls, the runner spent 15 to 30% more per call. None of them
+ * changes what the plugin may do.
+ * - Semi-spaces of 1 MB: the young generation otherwise grows to 32 MB each, kept once a
+ *   burst of calls has grown it. Costs more frequent (cheap) scavenges.
+ * - One V8 worker thread instead of one per core: the runner has one thread of JS, and each
+ *   worker thread keeps its own stack and malloc arena.
+ * - TurboFan only for code run 50000 times (instead of 3000): loading the plugin resolves
+ *   hundreds of module paths, which alone made Node's path code hot enough to wake the
+ *   optimizing compiler, whose code pages (about 5 MB of the Node binary) then stayed resident
+ *   in a runner that had served nothing. Busy code still gets there; until then Maglev runs it.
+ */
+export const RUNNER_V8_FLAGS = ['--max-semi-space-size=1', '--v8-pool-size=1', '--invocation-count-for-turbofan=50000'] as const;
+
+/**
  * Node inside the runner: reads of `readable` only; no network, child processes, workers,
  * inspector, addons or WASI (none is allowed; without --allow-worker plugin code cannot start a
  * thread outside the model either), and no way to open the inspector by signal.
@@ -53,6 +70,7 @@ export function runnerNodeArgs(options: Pick<RunnerCommandOptions, 'readable' | 
     '--permission',
     ...readablePaths(options.readable).map((file) => `--allow-fs-read=${file}`),
     `--max-old-space-size=${options.maxHeapMb}`,
+    ...RUNNER_V8_FLAGS,
     '--disable-sigusr1',
     '--disable-warning=ExperimentalWarning',
     options.entry,
