@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ConversationEntry } from '../../host/conversations/conversation-entry.ts';
 import { SubscriberStore } from '../../host/conversations/subscriber-store.ts';
+import { statementsDuring } from '../support/statements-during.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TestClock } from '../support/test-clock.ts';
 
@@ -76,15 +77,10 @@ test('arrivals of several conversations share one statement; two of one subscrib
   clock.advance(INACTIVITY_MS + 1);
   const senders = ['u-bo', 'u-cy', 'u-bo', 'u-nobody'];
   const eventIds = await Promise.all(senders.map((sender, index) => inboundEvent(`batch-${index}`, sender)));
-  let statements = 0;
-  const count = () => (statements += 1);
-  t.database.db.on('query', count);
-  let entered: Awaited<ReturnType<ConversationEntry['enter']>>[];
-  try {
+  let entered: Awaited<ReturnType<ConversationEntry['enter']>>[] = [];
+  const statements = await statementsDuring(t.database.db, async () => {
     entered = await Promise.all(senders.map((sender, index) => entry.enter({ sourceId, senderForeignId: sender, inboundEventId: eventIds[index]!, message: text(`batch ${index}`) })));
-  } finally {
-    t.database.db.off('query', count);
-  }
+  });
   const [bo, cy, boAgain, nobody] = entered;
   assert.equal(nobody, undefined);
   assert.equal(bo!.subscriber.foreignId, 'u-bo');
@@ -94,7 +90,7 @@ test('arrivals of several conversations share one statement; two of one subscrib
   assert.equal(boAgain!.threadId, bo!.threadId);
   assert.equal((await t.database.db('threads').where({ subscriber_id: bo!.subscriber.id })).length, 1);
   // u-bo's second arrival waits for the next statement.
-  assert.equal(statements, 2);
+  assert.equal(statements.length, 2);
   const history = await t.database.db('conversation_messages').whereIn('thread_id', [bo!.threadId, cy!.threadId]).orderBy('text').select('thread_id', 'text');
   assert.deepEqual(history, [
     { thread_id: bo!.threadId, text: 'batch 0' },

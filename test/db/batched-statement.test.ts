@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { BatchedStatement } from '../../host/db/batched-statement.ts';
+import { statementsDuring as statementsDuringOn } from '../support/statements-during.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 let database: TestDatabase;
@@ -17,17 +18,7 @@ before(async () => {
 });
 after(() => database.close());
 
-async function statementsDuring(action: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  const listener = () => (count += 1);
-  database.db.on('query', listener);
-  try {
-    await action();
-  } finally {
-    database.db.off('query', listener);
-  }
-  return count;
-}
+const statementsDuring = async (action: () => Promise<unknown>) => (await statementsDuringOn(database.db, action)).length;
 
 test('rows submitted together share one statement, and each caller gets its own result', async () => {
   let results: number[] = [];

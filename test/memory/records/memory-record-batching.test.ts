@@ -8,6 +8,7 @@ import { CurrentVersionUpserts, type DefinitionVersion } from '../../../host/mem
 import { TestClock } from '../../support/test-clock.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.ts';
 import { insertDefinition } from './insert-definition.ts';
+import { statementsDuring as statementsDuringOn } from '../../support/statements-during.ts';
 
 let database: TestDatabase;
 let store: MemoryRecordStore;
@@ -24,18 +25,7 @@ before(async () => {
 });
 after(() => database.close());
 
-/** The SQL of every statement sent while `action` runs (the tests of a file run one at a time). */
-async function statementsDuring(action: () => Promise<unknown>): Promise<string[]> {
-  const statements: string[] = [];
-  const record = (query: { sql: string }) => statements.push(query.sql);
-  database.db.on('query', record);
-  try {
-    await action();
-  } finally {
-    database.db.off('query', record);
-  }
-  return statements;
-}
+const statementsDuring = (action: () => Promise<unknown>) => statementsDuringOn(database.db, action);
 
 /** Statements of the optimistic upsert, the one concurrent writes share. */
 const isOptimisticUpsert = (sql: string) => sql.includes('current_definitions');

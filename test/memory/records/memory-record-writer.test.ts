@@ -6,6 +6,7 @@ import { TestClock } from '../../support/test-clock.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.ts';
 import { insertDefinition } from './insert-definition.ts';
 import { untilUpsertWaitsForLock } from './until-upsert-waits-for-lock.ts';
+import { statementsDuring as statementsDuringOn } from '../../support/statements-during.ts';
 
 let database: TestDatabase;
 let store: MemoryRecordStore;
@@ -28,17 +29,7 @@ async function changeDefinition(id: string, columns: Record<string, unknown>): P
   await database.db('memory_definitions').where({ id }).update({ ...columns, updated_at: version });
 }
 
-async function statementsDuring(action: () => Promise<unknown>): Promise<string[]> {
-  const statements: string[] = [];
-  const record = (query: { sql: string }) => statements.push(query.sql);
-  database.db.on('query', record);
-  try {
-    await action();
-  } finally {
-    database.db.off('query', record);
-  }
-  return statements;
-}
+const statementsDuring = (action: () => Promise<unknown>) => statementsDuringOn(database.db, action);
 
 async function storedValue(ownerId: string, slug: string): Promise<unknown> {
   return (await store.load({ ownerId })).values[slug];
