@@ -6,7 +6,8 @@ import type { MemorySchema } from '../definitions/memory-definition.ts';
 import { toMemoryRecord, type ListedMemoryRecord, type MemoryRecord, type MemoryRecordRow, type MemoryTarget } from './memory-record.ts';
 import { MemoryValueValidator, type ValueError } from './memory-value-validator.ts';
 import type { MemoryWriteEntry } from './memory-write-rows.ts';
-import { MemoryRecordWriter } from './memory-record-writer.ts';
+import { MemoryRecordWriter, type PreparedMemoryWrite } from './memory-record-writer.ts';
+import type { UpsertedRow } from './upsert-records.ts';
 import { LiveRecordsLoader, type LoadedDefinition } from './memory-record-queries.ts';
 import { TEST_OWNER_PREFIX } from './test-owner.ts';
 
@@ -101,6 +102,20 @@ export class MemoryRecordStore {
    */
   write(target: MemoryTarget, values: Record<string, unknown>): Promise<MemoryRecord[]> {
     return this.writeBatch(Object.entries(values).map(([slug, value]) => ({ target, slug, value })));
+  }
+
+  /**
+   * A write of complete values by slug, checked against the cached definitions but not made: a
+   * statement of the caller's commits it with rows of its own (UPSERT_IF_CURRENT_CTES). Undefined
+   * when it cannot be prepared so (write it with `write`).
+   */
+  prepareWrite(target: MemoryTarget, values: Record<string, unknown>): PreparedMemoryWrite | undefined {
+    return this.#writer.prepare(Object.entries(values).map(([slug, value]) => ({ target, slug, value })));
+  }
+
+  /** What a prepared write stored, or undefined when a definition had changed and nothing was (write again with `write`). */
+  settlePreparedWrite(prepared: PreparedMemoryWrite, written: UpsertedRow[], current: boolean): MemoryRecord[] | undefined {
+    return this.#writer.settlePrepared(prepared, written, current);
   }
 
   /**

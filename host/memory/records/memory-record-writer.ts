@@ -3,13 +3,23 @@ import { toMemoryRecord, type MemoryRecord } from './memory-record.ts';
 import type { MemoryValueValidator } from './memory-value-validator.ts';
 import { assertSlugNames, assertSlugsKnown, buildWriteRows, type MemoryWriteEntry, type WriteDefinition, type WriteRow } from './memory-write-rows.ts';
 import { WriteDefinitionCache } from './write-definition-cache.ts';
-import { CurrentVersionUpserts } from './upsert-if-current.ts';
+import { CurrentVersionUpserts, type UpsertCall } from './upsert-if-current.ts';
 import { upsertRecords, type UpsertedRow } from './upsert-records.ts';
 
 export interface MemoryRecordWriterOptions {
   now: () => Date;
   validator: MemoryValueValidator;
   cache?: WriteDefinitionCache;
+}
+
+/**
+ * A write checked against cached definitions and not yet made: another statement commits it with
+ * rows of its own (see UPSERT_IF_CURRENT_CTES), then `settlePrepared` says how it went.
+ */
+export interface PreparedMemoryWrite {
+  call: UpsertCall;
+  definitions: Map<string, WriteDefinition>;
+  slugs: Set<string>;
 }
 
 /**
@@ -41,6 +51,33 @@ export class MemoryRecordWriter {
     if (entries.length === 0) return [];
     const now = this.#now();
     return (await this.#writeIfCached(entries, slugs, now)) ?? this.#writeChecked(entries, slugs, now);
+  }
+
+  /**
+   * The fast path's write, built and checked but not made, for a statement that commits it with
+   * rows of its own; undefined when the cache cannot build it (then write with writeBatch).
+   */
+  prepare(entries: MemoryWriteEntry[]): PreparedMemoryWrite | undefined {
+    const slugs = new Set(entries.map((entry) => entry.slug));
+    assertSlugNames(slugs);
+    if (entries.length === 0) return undefined;
+    const definitions = this.#cache.getAll(slugs);
+    if (!definitions) return undefined;
+    const now = this.#now();
+    const rows = this.#tryBuildRows(entries, definitions, now);
+    if (!rows) return undefined;
+    return { call: { rows, versions: [...definitions.values()].map(({ id, version }) => ({ id, version })), now }, definitions, slugs };
+  }
+
+  /**
+   * The records a prepared write stored, or undefined when its statement found a definition
+   * changed and wrote none of it: the cached definitions are forgotten, and the caller writes
+   * again with writeBatch, which checks against the current ones.
+   */
+  settlePrepared(prepared: PreparedMemoryWrite, written: UpsertedRow[], current: boolean): MemoryRecord[] | undefined {
+    if (current) return withSlugs(written, prepared.definitions);
+    this.#cache.forget(prepared.slugs);
+    return undefined;
   }
 
   /** The fast path; undefined when it could not be taken or found a definition changed. */

@@ -30,40 +30,50 @@ interface CallRow {
  * still has the version its rows were built from. `FOR SHARE` holds those definitions until the
  * statement commits, and in READ COMMITTED a lock that waited on a concurrent update returns the
  * row's new version, which no longer matches: a changed or deleted definition leaves its calls
- * out of `current_calls`, and none of their rows goes in, while the other calls' rows do. All or
+ * out of `<name>_current`, and none of their rows goes in, while the other calls' rows do. All or
  * none per call, in one autocommit statement.
  *
  * The rows go in sorted by identity, as one call's rows always are (see buildWriteRows), so
  * statements that touch the same records lock them in the same order instead of deadlocking.
  * Each definition is a LATERAL probe of the primary key (a locking subquery is never flattened
  * into a join), so the generic plan, made once and often on empty tables, does not scan them.
+ *
+ * As CTEs (for a `WITH` list, named after `name`), so another statement can commit its own rows
+ * with the upsert (a step's record, see RunRecords): the relation `calls` has one row per call
+ * (ord, versions jsonb, rows jsonb, at timestamptz); `${name}_current` lists the ords of the calls
+ * written, `${name}_written` their rows as stored.
  */
+export const UPSERT_IF_CURRENT_CTES = (calls: string, name: string) => `
+  ${name}_wanted AS MATERIALIZED (
+    SELECT c.ord, v.id, v.version
+      FROM ${calls} AS c CROSS JOIN LATERAL jsonb_to_recordset(c.versions) AS v(id uuid, version timestamptz)
+  ), ${name}_definitions AS MATERIALIZED (
+    SELECT d.id, d.updated_at
+      FROM (SELECT DISTINCT id FROM ${name}_wanted) w
+     CROSS JOIN LATERAL (SELECT d.id, d.updated_at FROM memory_definitions d WHERE d.id = w.id FOR SHARE OF d) d
+  ), ${name}_current AS MATERIALIZED (
+    SELECT w.ord FROM ${name}_wanted w
+      LEFT JOIN ${name}_definitions d ON d.id = w.id AND d.updated_at = w.version
+     GROUP BY w.ord
+    HAVING count(d.id) = count(*)
+  ), ${name}_written AS (
+    INSERT INTO memory_records AS r
+      (definition_id, owner_id, workflow_id, thread_id, run_id, scope_key, value, expires_at, created_at, updated_at)
+    SELECT x.definition_id, x.owner_id, x.workflow_id, x.thread_id, x.run_id, x.scope_key, x.value, x.expires_at, c.at, c.at
+      FROM ${calls} AS c
+      JOIN ${name}_current USING (ord)
+     CROSS JOIN LATERAL jsonb_to_recordset(c.rows) AS x(definition_id uuid, owner_id text, workflow_id text, thread_id text,
+                                                        run_id text, scope_key text, value jsonb, expires_at timestamptz)
+     ORDER BY x.owner_id COLLATE "C", x.definition_id, x.scope_key COLLATE "C"
+    ${ON_CONFLICT_REPLACE}
+  )`;
+
 const UPSERT_IF_CURRENT_SQL = `
   WITH c AS MATERIALIZED (
     SELECT * FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (versions jsonb, rows jsonb, at timestamptz))
       WITH ORDINALITY AS c(versions, rows, at, ord)
-  ), wanted AS MATERIALIZED (
-    SELECT c.ord, v.id, v.version
-      FROM c CROSS JOIN LATERAL jsonb_to_recordset(c.versions) AS v(id uuid, version timestamptz)
-  ), current_definitions AS MATERIALIZED (
-    SELECT d.id, d.updated_at
-      FROM (SELECT DISTINCT id FROM wanted) w
-     CROSS JOIN LATERAL (SELECT d.id, d.updated_at FROM memory_definitions d WHERE d.id = w.id FOR SHARE OF d) d
-  ), current_calls AS (
-    SELECT w.ord FROM wanted w
-      LEFT JOIN current_definitions d ON d.id = w.id AND d.updated_at = w.version
-     GROUP BY w.ord
-    HAVING count(d.id) = count(*)
-  )
-  INSERT INTO memory_records AS r
-    (definition_id, owner_id, workflow_id, thread_id, run_id, scope_key, value, expires_at, created_at, updated_at)
-  SELECT x.definition_id, x.owner_id, x.workflow_id, x.thread_id, x.run_id, x.scope_key, x.value, x.expires_at, c.at, c.at
-    FROM c
-    JOIN current_calls USING (ord)
-   CROSS JOIN LATERAL jsonb_to_recordset(c.rows) AS x(definition_id uuid, owner_id text, workflow_id text, thread_id text,
-                                                      run_id text, scope_key text, value jsonb, expires_at timestamptz)
-   ORDER BY x.owner_id COLLATE "C", x.definition_id, x.scope_key COLLATE "C"
-  ${ON_CONFLICT_REPLACE}`;
+  ), ${UPSERT_IF_CURRENT_CTES('c', 'upsert')}
+  SELECT * FROM upsert_written`;
 
 const STATEMENT_NAME = 'memory-upsert-records-if-current';
 const UPSERT_IF_CURRENT = new PreparedStatement<UpsertedRow>(STATEMENT_NAME, UPSERT_IF_CURRENT_SQL);
@@ -108,13 +118,13 @@ export class CurrentVersionUpserts {
   }
 }
 
-function toCallRow({ rows, versions, now }: UpsertCall): CallRow & Record<string, unknown> {
+export function toCallRow({ rows, versions, now }: UpsertCall): CallRow & Record<string, unknown> {
   const distinct = [...new Map(versions.map((entry) => [`${entry.id} ${entry.version}`, entry])).values()];
   return { versions: distinct, rows, at: now.toISOString() };
 }
 
 /** Each call's stored rows, in its own rows' order, found by identity (calls sharing a statement never share one). */
-function rowsByCall(stored: UpsertedRow[], calls: UpsertCall[]): UpsertedRow[][] {
+export function rowsByCall(stored: UpsertedRow[], calls: UpsertCall[]): UpsertedRow[][] {
   const byIdentity = new Map(stored.map((row) => [identityOf(row), row]));
   return calls.map((call) => call.rows.flatMap((row) => byIdentity.get(identityOf(row)) ?? []));
 }

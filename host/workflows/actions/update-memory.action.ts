@@ -12,7 +12,9 @@ export const updateMemoryAction: WorkflowAction = {
   name: 'update_memory',
   async run({ inputs }, { memory }) {
     const values = readMemoryValues(inputs.memory);
-    await memory.update(values);
+    // Committed with this step's record, in one statement: a retry finds the step done exactly
+    // when its write is, so a value computed from the one before is never applied twice.
+    await memory.update(values, { withStepRecord: true });
     return { slugs: Object.keys(values) };
   },
 };

@@ -4,7 +4,7 @@ import type { MemoryRecordStore } from '../../memory/records/memory-record-store
 import type { MemoryTarget } from '../../memory/records/memory-record.ts';
 import { assertSlugNames } from '../../memory/records/memory-write-rows.ts';
 import type { TaskDef } from '../document/workflow-document.ts';
-import type { BoundMemoryDefinition, RunMemory, RunState } from '../runtime/action.ts';
+import type { BoundMemoryDefinition, RunMemory, RunState, StagedMemoryWrite } from '../runtime/action.ts';
 import { assertSlugsBound } from './assert-slugs-bound.ts';
 import { bindMemoryDefs, memoryDefinitionIds, type MemoryDefsByName } from './bind-memory-defs.ts';
 import { endRunMemory } from './end-run-memory.ts';
@@ -13,7 +13,7 @@ import { renderWorkingMemory } from './working-memory-block.ts';
 
 export interface RunMemoryDependencies {
   db: Knex;
-  records: Pick<MemoryRecordStore, 'load' | 'write' | 'endRun'>;
+  records: Pick<MemoryRecordStore, 'load' | 'write' | 'endRun'> & Partial<Pick<MemoryRecordStore, 'prepareWrite' | 'settlePreparedWrite'>>;
 }
 
 /** A run's memory, plus `end()` for the runner's `finally`. */
@@ -49,6 +49,9 @@ class StoredRunMemory implements OpenedRunMemory {
   readonly #declaredSlugs: ReadonlySet<string>;
   readonly #db: Knex;
   readonly #records: RunMemoryDependencies['records'];
+  #staged: StagedMemoryWrite | undefined;
+  /** Within collectStagedWrite: the runner commits a staged write with the step's record. */
+  #collecting = false;
 
   constructor(run: RunState, defs: MemoryDefsByName, { db, records }: RunMemoryDependencies) {
     this.#run = run;
@@ -62,12 +65,35 @@ class StoredRunMemory implements OpenedRunMemory {
    * Slug names first, then whether the run may write each slug, then the store's checks (known
    * slug, valid value) and its one all-or-none write; nothing is written unless all pass.
    */
-  async update(values: Record<string, unknown>): Promise<void> {
+  async update(values: Record<string, unknown>, { withStepRecord = false }: { withStepRecord?: boolean } = {}): Promise<void> {
     const slugs = Object.keys(values);
     assertSlugNames(slugs);
     await assertSlugsBound(this.#db, slugs, this.#declaredSlugs);
-    const written = await this.#records.write(runTarget(this.#run), values);
-    // The stored values (as the database returns them) are what a reload would give.
+    const stages = withStepRecord && this.#collecting && !this.#staged;
+    const prepared = stages ? this.#records.prepareWrite?.(runTarget(this.#run), values) : undefined;
+    if (!prepared) return this.#refresh(await this.#records.write(runTarget(this.#run), values));
+    this.#staged = {
+      call: prepared.call,
+      settle: async (written, current) => {
+        const stored = this.#records.settlePreparedWrite?.(prepared, written, current);
+        // A definition changed since it was cached: written the checked way, against the current one.
+        this.#refresh(stored ?? (await this.#records.write(runTarget(this.#run), values)));
+      },
+    };
+  }
+
+  async collectStagedWrite<T>(action: () => Promise<T>): Promise<{ result: T; staged: StagedMemoryWrite | undefined }> {
+    this.#collecting = true;
+    try {
+      return { result: await action(), staged: this.#staged };
+    } finally {
+      this.#collecting = false;
+      this.#staged = undefined;
+    }
+  }
+
+  /** The stored values (as the database returns them) are what a reload would give. */
+  #refresh(written: { slug: string; value: unknown }[]): void {
     this.#run.context.memory = { ...this.#run.context.memory, ...Object.fromEntries(written.map(({ slug, value }) => [slug, value])) };
   }
 

@@ -1,5 +1,7 @@
 import type { LanguageModel, Tool } from 'ai';
 import type { MemoryDefinition } from '../../memory/definitions/memory-definition.ts';
+import type { UpsertCall } from '../../memory/records/upsert-if-current.ts';
+import type { UpsertedRow } from '../../memory/records/upsert-records.ts';
 import type { RunOutbox } from '../../outbox/run-outbox.ts';
 import type { TaskDef, WorkflowDocument } from '../document/workflow-document.ts';
 import type { ActionName } from './action-specs.ts';
@@ -53,13 +55,35 @@ export interface ActionInvocation {
 export type BoundMemoryDefinition = Pick<MemoryDefinition, 'id' | 'name' | 'slug' | 'scope' | 'schema'>;
 
 /** Memory of the run's owner, in the run's scopes (workflow, thread, run). */
+/**
+ * A memory write an action left for its step's record to commit: one statement for both, so a
+ * retried run finds the step done exactly when its write is (see RunRecords).
+ */
+export interface StagedMemoryWrite {
+  /** The upsert the statement recording the step makes with it (UPSERT_IF_CURRENT_CTES). */
+  call: UpsertCall;
+  /**
+   * Told what that statement stored. When it found a definition changed (`current` false) and
+   * wrote nothing, writes the values the checked way, which may reject with the store's error.
+   */
+  settle(written: UpsertedRow[], current: boolean): Promise<void>;
+}
+
 export interface RunMemory {
   /**
    * Writes complete values by slug, all or none (slug names checked first, then the store checks
    * each slug is known and the value matches its schema, so a bad write changes nothing), then refreshes
    * `run.context.memory`. Rejects with the store's coded error; nothing is written then.
+   * With `withStepRecord`, in a step the runner records (collectStagedWrite), the first write the
+   * cached definitions allow is staged instead: the statement recording the step commits it, and
+   * refreshes `run.context.memory` then.
    */
-  update(values: Record<string, unknown>): Promise<void>;
+  update(values: Record<string, unknown>, options?: { withStepRecord?: boolean }): Promise<void>;
+  /**
+   * Runs a step's action, collecting the memory write it staged (see `update`); a failed action's
+   * staged write is dropped. Outside it, every write is made at once.
+   */
+  collectStagedWrite?<T>(action: () => Promise<T>): Promise<{ result: T; staged: StagedMemoryWrite | undefined }>;
   /** The definitions bound to an AI task: its own `bindings.memory`, else the workflow's. */
   boundDefinitions(task: TaskDef): BoundMemoryDefinition[];
   /** The `# Working Memory` block for the task's bound definitions ('' when none has a value). */

@@ -1,4 +1,5 @@
 import { SENT_REPLIES_CTES, sentRepliesColumns, type SentReply } from '../../outbox/sent-replies-sql.ts';
+import type { StagedMemoryWrite } from './action.ts';
 import type { StepError } from './describe-step-error.ts';
 import type { StepRecord } from './step-record.ts';
 
@@ -13,6 +14,8 @@ export interface StepWrite {
   runId: string;
   step: StepRecord;
   sentReplies: SentReply[];
+  /** The memory write the step's action staged: committed with the record (RunRecords.step only). */
+  memory?: StagedMemoryWrite | undefined;
 }
 
 /**

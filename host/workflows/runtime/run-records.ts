@@ -3,6 +3,14 @@ import { BatchedStatement } from '../../db/batched-statement.ts';
 import type { RunState } from './action.ts';
 import { RUN_END_COLUMNS, RUN_END_CTES, runEndColumns, STEP_WRITE_CTES, stepColumns, type RunEnd, type StepWrite } from './run-end-sql.ts';
 import { sentRepliesColumns } from '../../outbox/sent-replies-sql.ts';
+import { rowsByCall, toCallRow, UPSERT_IF_CURRENT_CTES } from '../../memory/records/upsert-if-current.ts';
+import type { UpsertedRow } from '../../memory/records/upsert-records.ts';
+
+/** How a step's record statement went for its staged memory write (see RunRecords.step). */
+export interface StepWritten {
+  memoryCurrent: boolean;
+  memoryWritten: UpsertedRow[];
+}
 
 interface RunStart {
   run: RunState;
@@ -19,7 +27,7 @@ interface RunStart {
  */
 export class RunRecords {
   readonly #starts: BatchedStatement<RunStart>;
-  readonly #steps: BatchedStatement<StepWrite>;
+  readonly #steps: BatchedStatement<StepWrite, { current: (number | string)[]; written: UpsertedRow[] }, StepWritten>;
   readonly #ends: BatchedStatement<RunEnd>;
 
   constructor(db: Knex) {
@@ -45,9 +53,35 @@ export class RunRecords {
     });
     this.#steps = new BatchedStatement(db, {
       name: 'runner-insert-steps',
-      sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(run_id uuid, step jsonb, sent jsonb)), ${STEP_WRITE_CTES('x', 'step', 'sent', 'written')}
-            SELECT count(*) FROM x`,
-      toRow: ({ runId, step, sentReplies }) => ({ run_id: runId, step: stepColumns(step), sent: sentRepliesColumns(sentReplies) }),
+      // A step with a staged memory write is recorded only with it: when the write finds a
+      // definition changed and writes nothing, neither is the step (the runner writes both again).
+      sql: `WITH x AS MATERIALIZED (
+              SELECT * FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (run_id uuid, step jsonb, sent jsonb, memory jsonb))
+                WITH ORDINALITY AS x(run_id, step, sent, memory, ord)
+            ), calls AS MATERIALIZED (
+              SELECT x.ord, x.memory->'versions' AS versions, x.memory->'rows' AS rows, (x.memory->>'at')::timestamptz AS at
+                FROM x WHERE x.memory IS NOT NULL
+            ), ${UPSERT_IF_CURRENT_CTES('calls', 'memory')},
+            kept AS MATERIALIZED (SELECT x.* FROM x WHERE x.memory IS NULL OR x.ord IN (SELECT ord FROM memory_current)),
+            ${STEP_WRITE_CTES('kept', 'step', 'sent', 'written')}
+            SELECT (SELECT coalesce(json_agg(ord), '[]'::json) FROM memory_current) AS current,
+                   (SELECT coalesce(json_agg(w), '[]'::json) FROM memory_written AS w) AS written`,
+      toRow: ({ runId, step, sentReplies, memory }) => ({
+        run_id: runId,
+        step: stepColumns(step),
+        sent: sentRepliesColumns(sentReplies),
+        memory: memory ? toCallRow(memory.call) : null,
+      }),
+      // Calls of one owner may not share an upsert; other steps never conflict.
+      keyOf: ({ runId, memory }) => (memory ? `owner:${memory.call.rows[0]?.owner_id}` : `run:${runId}`),
+      results: ([row], writes) => {
+        const current = new Set(row?.current.map(Number));
+        return writes.map((write, index) => {
+          if (!write.memory) return { memoryCurrent: true, memoryWritten: [] };
+          const written = (row?.written ?? []).map(withTimes);
+          return { memoryCurrent: current.has(index + 1), memoryWritten: rowsByCall(written, [write.memory.call])[0]! };
+        });
+      },
     });
     this.#ends = new BatchedStatement(db, {
       name: 'runner-end-runs',
@@ -61,7 +95,12 @@ export class RunRecords {
     return this.#starts.submit(start);
   }
 
-  step(write: StepWrite): Promise<void> {
+  /**
+   * Records a step, with the replies it sent marked and the memory write it staged made, in one
+   * statement. `memoryCurrent` false: the write found a definition changed, and neither it nor
+   * the step was written.
+   */
+  step(write: StepWrite): Promise<StepWritten> {
     return this.#steps.submit(write);
   }
 
@@ -69,4 +108,10 @@ export class RunRecords {
   end(end: RunEnd): Promise<void> {
     return this.#ends.submit(end);
   }
+}
+
+/** A stored memory row as json_agg gives it (times as text), with its times as Dates, as pg reads them. */
+function withTimes(row: UpsertedRow): UpsertedRow {
+  const at = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return { ...row, created_at: at(row.created_at)!, updated_at: at(row.updated_at)!, expires_at: at(row.expires_at) };
 }

@@ -9,6 +9,7 @@ import type {
   RunInput,
   RunMemory,
   RunState,
+  StagedMemoryWrite,
   WorkflowAction,
 } from './action.ts';
 import type { RunOutbox } from '../../outbox/run-outbox.ts';
@@ -129,9 +130,11 @@ export class WorkflowRunner {
         // a retry reuses what it finds, and the next step's history holds the replies.
         if (unrecorded) await this.#records.step(unrecorded);
         const done = journal.get(position);
-        unrecorded = done?.task === step.do ? { runId, step: this.#reuseStep(position, done, run), sentReplies: [] } : await this.#runStep(position, step.do, run, memory, request);
-        steps.push(unrecorded.step);
-        if (unrecorded.step.error) {
+        const write = done?.task === step.do ? { runId, step: this.#reuseStep(position, done, run), sentReplies: [] } : await this.#runStep(position, step.do, run, memory, request);
+        // A staged memory write is committed with its step's record now, the last step's too.
+        unrecorded = write.memory ? await this.#recordWithMemory({ ...write, memory: write.memory }) : write;
+        steps.push(unrecorded?.step ?? write.step);
+        if (unrecorded?.step.error) {
           error = unrecorded.step.error;
           break;
         }
@@ -195,11 +198,15 @@ export class WorkflowRunner {
     let output: unknown = null;
     let error: StepError | null = null;
     const branches = new BranchLog();
+    let staged: StagedMemoryWrite | undefined;
     try {
       outbox = request.outboxFor(position, run);
       inputs = await this.deps.evaluateInputs(task.inputs ?? {}, run, branches);
       const services = this.#services(run, memory, outbox, request.history);
-      output = (await this.#action(task).run({ taskName, task, inputs, run }, services)) ?? null;
+      const runAction = () => this.#action(task).run({ taskName, task, inputs: inputs!, run }, services);
+      const ran = memory.collectStagedWrite ? await memory.collectStagedWrite(runAction) : { result: await runAction(), staged: undefined };
+      output = ran.result ?? null;
+      staged = ran.staged;
       run.outputs[taskName] = output;
     } catch (failure) {
       error = describeStepError(failure);
@@ -218,7 +225,26 @@ export class WorkflowRunner {
       finishedAt: this.deps.now().toISOString(),
     };
     // A failed step's replies sent before it failed are marked too.
-    return { runId: run.runId, step, sentReplies: outbox?.takeSentReplies() ?? [] };
+    return { runId: run.runId, step, sentReplies: outbox?.takeSentReplies() ?? [], memory: staged };
+  }
+
+  /**
+   * Records a step with the memory write its action staged, in one statement: the step is done
+   * exactly when its write is, so a retried run never applies a write twice. Undefined once
+   * recorded. When a definition changed under the staged write, the write is made again against
+   * the current one, then the step recorded; refused then, the step failed, and it is returned
+   * unrecorded (failed) for the run's end.
+   */
+  async #recordWithMemory(write: StepWrite & { memory: StagedMemoryWrite }): Promise<StepWrite | undefined> {
+    const { memoryCurrent, memoryWritten } = await this.#records.step(write);
+    try {
+      await write.memory.settle(memoryWritten, memoryCurrent);
+    } catch (failure) {
+      const step: StepRecord = { ...write.step, status: 'failed', output: null, error: describeStepError(failure), finishedAt: this.deps.now().toISOString() };
+      return { ...write, step, memory: undefined };
+    }
+    if (!memoryCurrent) await this.#records.step({ ...write, memory: undefined });
+    return undefined;
   }
 
   #services(run: RunState, memory: RunMemory, outbox: RunOutbox, history: ConversationHistory, toolDepth = 0): ActionServices {

@@ -28,7 +28,7 @@ after(() => database.close());
 const statementsDuring = (action: () => Promise<unknown>) => statementsDuringOn(database.db, action);
 
 /** Statements of the optimistic upsert, the one concurrent writes share. */
-const isOptimisticUpsert = (sql: string) => sql.includes('current_definitions');
+const isOptimisticUpsert = (sql: string) => sql.includes('upsert_current');
 
 async function storedValue(ownerId: string, slug: string): Promise<unknown> {
   return (await store.load({ ownerId })).values[slug];

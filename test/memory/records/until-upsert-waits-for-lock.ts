@@ -10,7 +10,7 @@ export async function untilUpsertWaitsForLock(db: Knex, timeoutMs = 5_000): Prom
   while (Date.now() < deadline) {
     const waiting = await db('pg_stat_activity')
       .where({ datname: db.raw('current_database()'), wait_event_type: 'Lock' })
-      .whereLike('query', '%current_definitions%')
+      .whereLike('query', '%memory_definitions d WHERE d.id = w.id FOR SHARE%')
       .first('pid');
     if (waiting) return;
     await sleep(5);

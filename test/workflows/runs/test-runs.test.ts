@@ -124,3 +124,40 @@ test('an invalid draft is refused with the same 422 code and problems as a save;
   assert.equal(both.body.error.code, 'BOT_ERR_RUN_DRAFT_WITH_VERSION');
   assert.deepEqual(await t.database.db('workflow_runs').count<{ count: string }[]>({ count: '*' }), runsBefore, 'no run recorded');
 });
+
+test("update_memory's write commits with its step's record, in one statement", async () => {
+  const db = t.database.db;
+  // The first write reads the definitions; from the second on they are cached, and the write is
+  // staged for the step's record.
+  await testRun({ input: { text: 'my name is Cy' }, ownerId: 'one-commit' });
+  const response = await testRun({ input: { text: 'my name is Cyd' }, ownerId: 'one-commit' });
+  assert.equal(response.body.status, 'succeeded', response.text);
+  const step = await db('workflow_run_steps').where({ run_id: response.body.id, task: 'remember_name' }).first(db.raw('xmin::text'));
+  const record = await db('memory_records').where({ owner_id: 'test:one-commit' }).first('value', db.raw('xmin::text'));
+  assert.deepEqual(record?.value, { name: 'Cyd' });
+  assert.equal(record?.xmin, step?.xmin, 'the record and the step that wrote it were committed together');
+});
+
+test('a staged write whose definition changed meanwhile is checked again against the new schema: refused, the step fails and nothing is written', async () => {
+  const db = t.database.db;
+  await testRun({ input: { text: 'my name is Di' }, ownerId: 'changed' });
+  await testRun({ input: { text: 'my name is Dia' }, ownerId: 'changed' });
+  // Changed behind the cache's back: names must now be numbers.
+  await db('memory_definitions').where({ slug: 'profile' }).update({
+    schema: JSON.stringify({ type: 'object', properties: { name: { type: 'number', description: 'Name' } } }),
+    updated_at: db.raw("updated_at + interval '1 second'"),
+  });
+  try {
+    const response = await testRun({ input: { text: 'my name is Dian' }, ownerId: 'changed' });
+    assert.equal(response.body.status, 'failed', response.text);
+    assert.equal(response.body.steps[0].task, 'remember_name');
+    assert.equal(response.body.steps[0].error.code, 'BOT_ERR_MEMORY_VALUE_INVALID');
+    const [record] = await db('memory_records').where({ owner_id: 'test:changed' });
+    assert.deepEqual(record.value, { name: 'Dia' }, 'the refused value was not written');
+  } finally {
+    await db('memory_definitions').where({ slug: 'profile' }).update({
+      schema: JSON.stringify({ type: 'object', properties: { name: { type: 'string', description: 'Name' } } }),
+      updated_at: db.raw("updated_at + interval '1 second'"),
+    });
+  }
+});
