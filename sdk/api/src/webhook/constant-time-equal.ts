@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.ts';
 
 /**
  * True when `given` equals `expected`, compared in constant time: both are hashed first, so the
@@ -8,9 +8,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  */
 export function constantTimeEqual(given: string | undefined, expected: string): boolean {
   if (!expected || given === undefined) return false;
-  return timingSafeEqual(sha256(given), sha256(expected));
+  return nodeCrypto().timingSafeEqual(sha256(given), sha256(expected));
 }
 
 function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return nodeCrypto().createHash('sha256').update(text, 'utf8').digest();
 }

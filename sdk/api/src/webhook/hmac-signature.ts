@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SignatureRejectedError } from '../errors.ts';
+import { nodeCrypto } from './node-crypto.ts';
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 
@@ -10,7 +10,7 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/i;
  * @example hmacSha256Hex(signingSecret, [`v0:${timestamp}:`, req.rawBody]) // Slack's
  */
 export function hmacSha256Hex(secret: string, parts: readonly (string | Uint8Array)[]): string {
-  const hmac = createHmac('sha256', secret);
+  const hmac = nodeCrypto().createHmac('sha256', secret);
   for (const part of parts) hmac.update(part);
   return hmac.digest('hex');
 }
@@ -30,7 +30,7 @@ export function checkHmacSha256(given: string | undefined, parts: readonly (stri
   if (value.slice(0, prefix.length).toLowerCase() !== prefix.toLowerCase() || !HEX_SHA256.test(digest)) {
     throw new SignatureRejectedError(`The signature is not ${prefix}<hex SHA-256 digest>`);
   }
-  if (!timingSafeEqual(Buffer.from(digest, 'hex'), Buffer.from(hmacSha256Hex(secret, parts), 'hex'))) {
+  if (!nodeCrypto().timingSafeEqual(Buffer.from(digest, 'hex'), Buffer.from(hmacSha256Hex(secret, parts), 'hex'))) {
     throw new SignatureRejectedError('The signature does not match the request');
   }
 }
