@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { startHostProcess } from '../support/host-process.ts';
-import { createTestDatabase } from '../support/test-database.ts';
 import { sampleEvent } from './conversation-harness.ts';
+import { crashHostSetup } from './crash-host-setup.ts';
 import { readCrashSnapshot, readReplyRecords, waitUntilFinished } from './crash-snapshot.ts';
-import { FakePlatform } from './fake-platform.ts';
 import { postSignedWebhook, setUpGreetingOverHttp } from './greeting-over-http.ts';
 
 // Fault injection at the worst moment for group commit: the platform has accepted every reply of
@@ -15,30 +11,9 @@ import { postSignedWebhook, setUpGreetingOverHttp } from './greeting-over-http.t
 // events done) never commits, because the host dies while it waits. A lock held by this test on
 // `workflow_runs` makes the statement wait; the host is then SIGKILLed and its sessions ended, so
 // the statement is gone, as it is when a host dies before its commit reaches the database.
-const AUTH_SECRET = 'group-commit-crash-auth-secret-0123456789abcdef';
 const SUBSCRIBERS = ['ada', 'bob', 'cyd', 'dee', 'eve', 'fay'];
 // Long enough to take the lock between the sends' arrival and their answers.
-const PLATFORM_DELAY_MS = 1_000;
-
-const database = await createTestDatabase();
-const platform = await FakePlatform.start();
-platform.respondAfterMs = PLATFORM_DELAY_MS;
-const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-group-crash-'));
-after(async () => {
-  await platform.close();
-  await database.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const hostEnv = {
-  DATABASE_URL: database.url,
-  BOT_DATA_DIR: dataDir,
-  BOT_AUTH_SECRET: AUTH_SECRET,
-  BOT_DOWNLOAD_SECRET: 'group-commit-crash-download-secret-0123456789',
-  BOT_LOG_LEVEL: 'info',
-  BOT_DISPATCH_LEASE_MS: '2000',
-  BOT_DISPATCH_POLL_INTERVAL_MS: '200',
-};
+const { database, platform, hostEnv, authSecret: AUTH_SECRET } = await crashHostSetup({ platformDelayMs: 1_000 });
 const EVENT_IDS = SUBSCRIBERS.map((subscriber) => `${subscriber}-1`);
 const replyOf = (subscriber: string) => `Hello ${subscriber[0]!.toUpperCase()}${subscriber.slice(1)}!`;
 

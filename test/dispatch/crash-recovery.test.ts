@@ -1,43 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { startHostProcess } from '../support/host-process.ts';
-import { createTestDatabase } from '../support/test-database.ts';
 import { sampleEvent } from './conversation-harness.ts';
+import { crashHostSetup } from './crash-host-setup.ts';
 import { type CrashSnapshot, readCrashSnapshot, readReplyRecords, waitUntilFinished } from './crash-snapshot.ts';
-import { FakePlatform } from './fake-platform.ts';
 import { postSignedWebhook, setUpGreetingOverHttp } from './greeting-over-http.ts';
 
 // A real `npm start` on this file's database, killed with SIGKILL (no handler, no graceful
 // close) right after it acknowledged the last webhook of a batch, then started again.
-const AUTH_SECRET = 'crash-test-auth-secret-0123456789abcdef-0123';
 const SUBSCRIBERS = ['ada', 'bob', 'cyd', 'dee', 'eve', 'fay'];
 const ROUNDS = 5;
 // A slow platform: each send is held this long, so sends are in flight when the host dies.
-const PLATFORM_DELAY_MS = 100;
-
-const database = await createTestDatabase();
-const platform = await FakePlatform.start();
-platform.respondAfterMs = PLATFORM_DELAY_MS;
-const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-crash-'));
-after(async () => {
-  await platform.close();
-  await database.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const hostEnv = {
-  DATABASE_URL: database.url,
-  BOT_DATA_DIR: dataDir,
-  BOT_AUTH_SECRET: AUTH_SECRET,
-  BOT_DOWNLOAD_SECRET: 'crash-test-download-secret-0123456789abcdef',
-  BOT_LOG_LEVEL: 'info',
-  BOT_DISPATCH_LEASE_MS: '2000',
-  BOT_DISPATCH_POLL_INTERVAL_MS: '200',
-  BOT_SANDBOX_MAX_THREADS: '4',
-};
+const { database, platform, hostEnv, authSecret: AUTH_SECRET } = await crashHostSetup({ platformDelayMs: 100 });
 
 const eventIdOf = (subscriber: string, round: number) => `${subscriber}-${round}`;
 const nameOf = (subscriber: string, round: number) => `${subscriber[0]!.toUpperCase()}${subscriber.slice(1)}${round}`;
