@@ -55,12 +55,14 @@ export class ClaimHeartbeat {
       // SKIP LOCKED: a row locked now is being finished by the statement that ends its claim, and a
       // renewal waiting for it (holding the rows renewed so far) could close a lock cycle with a
       // group of finishes taking the same rows in another order. It is renewed at the next beat.
+      // NO KEY UPDATE, which is all a `claimed_at` change needs, does not skip rows that inserts
+      // referring to the event (its run, its replies) merely key-share lock.
       await this.db.raw(
         `UPDATE inbound_events AS e SET claimed_at = now()
          FROM (SELECT e.id FROM inbound_events AS e
                  JOIN unnest(?::uuid[], ?::uuid[]) AS held(id, token) ON held.id = e.id AND held.token = e.claim_token
                 WHERE e.id = ANY(?::uuid[]) AND e.status = 'running'
-                ORDER BY e.id FOR UPDATE OF e SKIP LOCKED) AS renewable
+                ORDER BY e.id FOR NO KEY UPDATE OF e SKIP LOCKED) AS renewable
          WHERE e.id = renewable.id`,
         [ids, tokens, ids],
       );

@@ -10,6 +10,7 @@ import type { WorkflowAction } from '../runtime/action.ts';
  */
 export const updateMemoryAction: WorkflowAction = {
   name: 'update_memory',
+  commitsMemoryWithStep: true,
   async run({ inputs }, { memory }) {
     const values = readMemoryValues(inputs.memory);
     // Committed with this step's record, in one statement: a retry finds the step done exactly

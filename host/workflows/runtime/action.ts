@@ -74,9 +74,9 @@ export interface RunMemory {
    * Writes complete values by slug, all or none (slug names checked first, then the store checks
    * each slug is known and the value matches its schema, so a bad write changes nothing), then refreshes
    * `run.context.memory`. Rejects with the store's coded error; nothing is written then.
-   * With `withStepRecord`, in a step the runner records (collectStagedWrite), the first write the
-   * cached definitions allow is staged instead: the statement recording the step commits it, and
-   * refreshes `run.context.memory` then.
+   * With `withStepRecord`, within collectStagedWrite (a step whose action commits its memory with
+   * the step's record), the first write the cached definitions allow is staged instead: the
+   * statement recording the step commits it, and refreshes `run.context.memory` then.
    */
   update(values: Record<string, unknown>, options?: { withStepRecord?: boolean }): Promise<void>;
   /**
@@ -118,5 +118,10 @@ export interface ActionServices {
 /** A workflow action: runs one task with evaluated inputs; its result is the task's output. */
 export interface WorkflowAction {
   readonly name: ActionName;
+  /**
+   * Run as a step of its own (not as an agent's tool), its memory write is staged and committed
+   * with the step's record (RunMemory.update's `withStepRecord`).
+   */
+  readonly commitsMemoryWithStep?: boolean;
   run(invocation: ActionInvocation, services: ActionServices): Promise<unknown>;
 }

@@ -129,6 +129,7 @@ export class WorkflowRunner {
         // A step's record (with its replies marked sent) commits before the next step starts:
         // a retry reuses what it finds, and the next step's history holds the replies.
         if (unrecorded) await this.#records.step(unrecorded);
+        unrecorded = undefined;
         const done = journal.get(position);
         const write = done?.task === step.do ? { runId, step: this.#reuseStep(position, done, run), sentReplies: [] } : await this.#runStep(position, step.do, run, memory, request);
         // A staged memory write is committed with its step's record now, the last step's too.
@@ -203,8 +204,12 @@ export class WorkflowRunner {
       outbox = request.outboxFor(position, run);
       inputs = await this.deps.evaluateInputs(task.inputs ?? {}, run, branches);
       const services = this.#services(run, memory, outbox, request.history);
-      const runAction = () => this.#action(task).run({ taskName, task, inputs: inputs!, run }, services);
-      const ran = memory.collectStagedWrite ? await memory.collectStagedWrite(runAction) : { result: await runAction(), staged: undefined };
+      const action = this.#action(task);
+      const runAction = () => action.run({ taskName, task, inputs: inputs!, run }, services);
+      // Only a step whose own action commits its write with the record collects: an agent's tools
+      // (a custom tool running update_memory among them) write at once, as the model is told.
+      const collects = action.commitsMemoryWithStep === true && memory.collectStagedWrite !== undefined;
+      const ran = collects ? await memory.collectStagedWrite!(runAction) : { result: await runAction(), staged: undefined };
       output = ran.result ?? null;
       staged = ran.staged;
       run.outputs[taskName] = output;
@@ -233,7 +238,8 @@ export class WorkflowRunner {
    * exactly when its write is, so a retried run never applies a write twice. Undefined once
    * recorded. When a definition changed under the staged write, the write is made again against
    * the current one, then the step recorded; refused then, the step failed, and it is returned
-   * unrecorded (failed) for the run's end.
+   * unrecorded (failed) for the run's end. That fallback is two commits, as every write was
+   * before: a crash between them (during a definition change) makes the retry write again.
    */
   async #recordWithMemory(write: StepWrite & { memory: StagedMemoryWrite }): Promise<StepWrite | undefined> {
     const { memoryCurrent, memoryWritten } = await this.#records.step(write);
