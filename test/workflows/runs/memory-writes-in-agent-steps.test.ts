@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import { updateMemoryAction } from '../../../host/workflows/actions/update-memory.action.ts';
 import type { WorkflowDocument } from '../../../host/workflows/document/workflow-document.ts';
 import { openRunMemory } from '../../../host/workflows/memory/run-memory.ts';
-import type { WorkflowAction } from '../../../host/workflows/runtime/action.ts';
+import type { RunState, WorkflowAction } from '../../../host/workflows/runtime/action.ts';
 import { WorkflowRunner } from '../../../host/workflows/runtime/workflow-runner.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { FixedHistory, RecordingOutbox, testModels } from '../ai/ai-fixtures.ts';
@@ -42,7 +42,7 @@ function run(agentAction: WorkflowAction, flowTask: string, ownerId: string) {
       ['ai_agent', agentAction],
     ]),
     evaluateInputs: async (inputs: Record<string, unknown>) => inputs,
-    openMemory: (state) => openRunMemory(state, { db: t.database.db, records: t.services.memoryRecords }),
+    openMemory: (state: RunState) => openRunMemory(state, { db: t.database.db, records: t.services.memoryRecords }),
     models: testModels(),
   } as unknown as ConstructorParameters<typeof WorkflowRunner>[0]);
   const document = {
