@@ -4,21 +4,11 @@ import { expect, expectUrl } from './expect-page.ts';
 import { browserSkipReason, saveScreenshot } from '../support/browser.ts';
 import { startAdminHost, type AdminHost } from './admin-host.ts';
 import { expectEditorText, setEditorText, workflowEditor } from './code-editor.ts';
+import { ECHO_YAML } from './workflow-fixtures.ts';
 
 // One real `npm start` and one browser page for the whole file; the tests run in order and
 // build on each other (signed in once, the definition created before it is searched).
 const skip = browserSkipReason();
-
-const ECHO_YAML = `description: Echoes every message
-defs:
-  reply:
-    kind: task
-    action: send_text_message
-    inputs:
-      text: '="You said: " & $input.text'
-flow:
-  - do: reply
-`;
 
 describe('admin panel', { skip }, () => {
   let admin: AdminHost;

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { bindDefinitionPlaceholders } from '../../host/workflows/document/bind-definition-placeholders.ts';
 import { browserSkipReason, saveScreenshot } from '../support/browser.ts';
 import { startAdminHost, type AdminHost } from './admin-host.ts';
 import { expectEditorText, setEditorText } from './code-editor.ts';
 import { expect } from './expect-page.ts';
+import { profileGreetingYaml } from './workflow-fixtures.ts';
 
 // Issue 23: a test run runs what the editor shows, unsaved edits included. One real `npm start`.
 const skip = browserSkipReason();
 
-const GREETING = readFileSync(new URL('../../workflows/examples/greeting.yaml', import.meta.url), 'utf8');
 const SAVED_REPLY = 'Hello! What is your name?';
 const DRAFT_REPLY = 'Welcome, stranger! Who are you?';
 
@@ -20,14 +18,7 @@ describe('a test run of unsaved edits', { skip }, () => {
   let savedYaml: string;
   before(async () => {
     admin = await startAdminHost();
-    const profile = await admin.api<{ id: string }>('POST', '/api/memory-definitions', {
-      name: 'Profile',
-      slug: 'profile',
-      scope: 'global',
-      schema: { type: 'object', properties: { name: { type: 'string', description: "The subscriber's first name" } } },
-    });
-    assert.equal(profile.status, 201);
-    savedYaml = bindDefinitionPlaceholders(GREETING, new Map([['profile', profile.body.id]]));
+    savedYaml = await profileGreetingYaml(admin);
     const created = await admin.api<{ id: string }>('POST', '/api/workflows', { name: 'Greeting', yaml: savedYaml });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     workflowId = created.body.id;

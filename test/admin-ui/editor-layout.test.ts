@@ -6,21 +6,12 @@ import { browserSkipReason, saveScreenshot } from '../support/browser.ts';
 import { startAdminHost, type AdminHost } from './admin-host.ts';
 import { clickLineEnd, expectEditorText, workflowEditor } from './code-editor.ts';
 import { expect, expectUrl } from './expect-page.ts';
+import { ECHO_YAML } from './workflow-fixtures.ts';
 
 // The editor at scale and on phones: Save stays in view with a 199-step workflow, the panel's
 // menu folds away at 390 px, the chat page keeps its newest message in view when the viewport
 // shrinks, and a draft follows its author to another browser. One `npm start`.
 const skip = browserSkipReason();
-const ECHO_YAML = `description: Echoes every message
-defs:
-  reply:
-    kind: task
-    action: send_text_message
-    inputs:
-      text: '="You said: " & $input.text'
-flow:
-  - do: reply
-`;
 
 describe('the workflow editor at scale and on phones', { skip }, () => {
   let admin: AdminHost;

@@ -5,21 +5,11 @@ import { browserSkipReason } from '../support/browser.ts';
 import { startAdminHost, type AdminHost } from './admin-host.ts';
 import { clickLineEnd, completionLabels, editorText, expectEditorText, setEditorText } from './code-editor.ts';
 import { expect, expectUrl } from './expect-page.ts';
+import { ECHO_YAML } from './workflow-fixtures.ts';
 
 // The workflow editor keeps the author's work: Enter on an untouched completion list is a new
 // line, Ctrl-S saves, and leaving with unsaved edits asks first. One `npm start`, one page.
 const skip = browserSkipReason();
-
-const ECHO_YAML = `description: Echoes every message
-defs:
-  reply:
-    kind: task
-    action: send_text_message
-    inputs:
-      text: '="You said: " & $input.text'
-flow:
-  - do: reply
-`;
 
 /** Past CodeMirror's interaction delay (75 ms after the list opens), when Enter and the arrows count. */
 const pastInteractionDelay = () => new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Request } from 'playwright-core';
-import { bindDefinitionPlaceholders } from '../../host/workflows/document/bind-definition-placeholders.ts';
 import { browserSkipReason, saveScreenshot } from '../support/browser.ts';
 import { startAdminHost, type AdminHost } from './admin-host.ts';
 import { expectEditorText, setEditorText } from './code-editor.ts';
 import { expect } from './expect-page.ts';
+import { profileGreetingYaml } from './workflow-fixtures.ts';
 
 // Issue 23: the docked test chat talks to what the editor shows, turn after turn, as a test
 // subscriber whose memory is shown and can be reset. One real `npm start`.
 const skip = browserSkipReason();
 
-const GREETING = readFileSync(new URL('../../workflows/examples/greeting.yaml', import.meta.url), 'utf8');
 const SAVED_GREET = `      text: '=$exists($context.memory.profile.name) ? "Hello " & $context.memory.profile.name & "!" : "Hello! What is your name?"'\n`;
 // The unsaved edit: the greeting offers a quick reply, and its payload gets an answer of its own.
 const DRAFT_GREET = `      text: '=$input.payload = "MORE" ? "More for " & $context.memory.profile.name : ($exists($context.memory.profile.name) ? "Hello " & $context.memory.profile.name & "!" : "Hello! What is your name?")'
@@ -27,14 +25,7 @@ describe('the docked test chat', { skip }, () => {
   let savedYaml: string;
   before(async () => {
     admin = await startAdminHost();
-    const profile = await admin.api<{ id: string }>('POST', '/api/memory-definitions', {
-      name: 'Profile',
-      slug: 'profile',
-      scope: 'global',
-      schema: { type: 'object', properties: { name: { type: 'string', description: "The subscriber's first name" } } },
-    });
-    assert.equal(profile.status, 201);
-    savedYaml = bindDefinitionPlaceholders(GREETING, new Map([['profile', profile.body.id]]));
+    savedYaml = await profileGreetingYaml(admin);
     assert.ok(savedYaml.includes(SAVED_GREET));
     const created = await admin.api<{ id: string }>('POST', '/api/workflows', { name: 'Greeting', yaml: savedYaml });
     assert.equal(created.status, 201, JSON.stringify(created.body));

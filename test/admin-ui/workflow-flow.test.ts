@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { bindDefinitionPlaceholders } from '../../host/workflows/document/bind-definition-placeholders.ts';
 import { browserSkipReason, saveScreenshot } from '../support/browser.ts';
 import { startAdminHost, type AdminHost } from './admin-host.ts';
 import { setEditorText } from './code-editor.ts';
 import { expect } from './expect-page.ts';
+import { GREETING_YAML, profileGreetingYaml } from './workflow-fixtures.ts';
 
 // One real `npm start` and one browser page; the tests run in order on the same host.
 const skip = browserSkipReason();
-
-const GREETING = readFileSync(new URL('../../workflows/examples/greeting.yaml', import.meta.url), 'utf8');
 
 // The second step fails at run time: `$number` cannot cast that text (an expression error).
 const FAILING_YAML = `description: Greets, then fails on a bad number
@@ -74,16 +71,8 @@ describe('the flow beside the workflow YAML', { skip }, () => {
   const ids = new Map<string, string>();
   before(async () => {
     admin = await startAdminHost();
-    // What seeding does on a fresh embedded start: the `profile` definition, then the example bound to it.
-    const profile = await admin.api<{ id: string }>('POST', '/api/memory-definitions', {
-      name: 'Profile',
-      slug: 'profile',
-      scope: 'global',
-      schema: { type: 'object', properties: { name: { type: 'string', description: "The subscriber's first name" } } },
-    });
-    assert.equal(profile.status, 201);
     const workflows: [string, string][] = [
-      ['Greeting', bindDefinitionPlaceholders(GREETING, new Map([['profile', profile.body.id]]))],
+      ['Greeting', await profileGreetingYaml(admin)],
       ['Counting', FAILING_YAML],
       ['Twice', TWICE_YAML],
     ];
@@ -123,7 +112,7 @@ describe('the flow beside the workflow YAML', { skip }, () => {
 
   test('redraws as the YAML changes, and keeps the last flow while the text does not parse', async () => {
     const { page } = admin;
-    const swapped = GREETING.replace('  - do: remember_name\n  - do: greet', '  - do: greet\n  - do: remember_name\n  - do: farewell');
+    const swapped = GREETING_YAML.replace('  - do: remember_name\n  - do: greet', '  - do: greet\n  - do: remember_name\n  - do: farewell');
     await setEditorText(page, swapped);
     await expect(flow().locator('.flow-step').first()).contains('1. greet');
     assert.deepEqual(await stepNames(), ['greet', 'remember_name', 'farewell']);

@@ -60,13 +60,7 @@ export class MemoryRecordWriter {
   prepare(entries: MemoryWriteEntry[]): PreparedMemoryWrite | undefined {
     const slugs = new Set(entries.map((entry) => entry.slug));
     assertSlugNames(slugs);
-    if (entries.length === 0) return undefined;
-    const definitions = this.#cache.getAll(slugs);
-    if (!definitions) return undefined;
-    const now = this.#now();
-    const rows = this.#tryBuildRows(entries, definitions, now);
-    if (!rows) return undefined;
-    return { call: { rows, versions: [...definitions.values()].map(({ id, version }) => ({ id, version })), now }, definitions, slugs };
+    return entries.length === 0 ? undefined : this.#prepare(entries, slugs, this.#now());
   }
 
   /**
@@ -80,17 +74,21 @@ export class MemoryRecordWriter {
     return undefined;
   }
 
-  /** The fast path; undefined when it could not be taken or found a definition changed. */
+  /** The fast path, made at once (shared with other owners' writes); undefined when it could not be taken or found a definition changed. */
   async #writeIfCached(entries: MemoryWriteEntry[], slugs: Set<string>, now: Date): Promise<MemoryRecord[] | undefined> {
+    const prepared = this.#prepare(entries, slugs, now);
+    if (!prepared) return undefined;
+    // A call with rows writes at least one when its definitions are current.
+    const written = await this.#upserts.submit(prepared.call);
+    return this.settlePrepared(prepared, written, written.length > 0);
+  }
+
+  #prepare(entries: MemoryWriteEntry[], slugs: Set<string>, now: Date): PreparedMemoryWrite | undefined {
     const definitions = this.#cache.getAll(slugs);
     if (!definitions) return undefined;
     const rows = this.#tryBuildRows(entries, definitions, now);
     if (!rows) return undefined;
-    const versions = [...definitions.values()].map(({ id, version }) => ({ id, version }));
-    const written = await this.#upserts.submit({ rows, versions, now });
-    if (written.length > 0) return withSlugs(written, definitions);
-    this.#cache.forget(slugs);
-    return undefined;
+    return { call: { rows, versions: [...definitions.values()].map(({ id, version }) => ({ id, version })), now }, definitions, slugs };
   }
 
   /**
