@@ -55,6 +55,8 @@ export class RunRecords {
       name: 'runner-insert-steps',
       // A step with a staged memory write is recorded only with it: when the write finds a
       // definition changed and writes nothing, neither is the step (the runner writes both again).
+      // The write does not look at whether the step row existed: a step carrying a write is sent
+      // once (a lost answer fails the run, which a retry then reuses from what committed).
       sql: `WITH x AS MATERIALIZED (
               SELECT * FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (run_id uuid, step jsonb, sent jsonb, memory jsonb))
                 WITH ORDINALITY AS x(run_id, step, sent, memory, ord)
