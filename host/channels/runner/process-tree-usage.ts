@@ -1,6 +1,6 @@
 /**
  * Memory and CPU of a process with all its descendants, read from /proc: a sandboxed runner is
- * bubblewrap → its init → node, and what counts is the whole tree. RSS includes memory outside
+ * bubblewrap → node, and what counts is the whole tree. RSS includes memory outside
  * the JS heap (Buffers, native allocations), which a heap limit does not see.
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,15 +1,16 @@
 /**
  * How a channel's runner process is started, per isolation tier (a plugin is treated as hostile):
  * - `sandbox`: inside bubblewrap — new user, mount, PID, network, IPC and UTS namespaces, an
- *   empty environment, a root holding only read-only binds of the runtime and the plugin's files
- *   plus an empty /tmp, no network at all, a seccomp filter (seccomp/seccomp-rules.ts) — and
+ *   environment of its own (RUNNER_ENV, none of the host's), a root holding only read-only binds
+ *   of the runtime and the plugin's files plus an empty /tmp, no network at all, a seccomp filter (seccomp/seccomp-rules.ts) — and
  *   Node's permission model inside as a second belt.
- * - `reduced`: no bubblewrap; the permission model alone, with an empty environment.
+ * - `reduced`: no bubblewrap; the permission model alone, with the same environment.
  * The runner's wire to the host is its fd 3, inherited through bubblewrap (runner-frames.ts).
  * Either way, a host running as root starts the runner as an unprivileged uid/gid.
  */
 import { existsSync } from 'node:fs';
 import { readablePaths, type ReadableTree } from './plugin-read-paths.ts';
+import { COMPILERS_ASLEEP_FLAGS } from './runner-tiering.ts';
 import { SECCOMP_FD } from './seccomp/seccomp-fd.ts';
 
 export type IsolationTier = 'sandbox' | 'reduced';
@@ -32,6 +33,8 @@ export interface RunnerCommandOptions {
 export interface RunnerCommand {
   command: string;
   args: string[];
+  /** The whole environment the command starts with (the host's own is never passed on). */
+  env: Record<string, string>;
   /** Bytes the spawn must hand the command on SECCOMP_FD (passSeccompFilter); the args name that fd. */
   seccomp?: Uint8Array | undefined;
 }
@@ -46,19 +49,23 @@ const TMP_BYTES = 16 * 1024 * 1024;
 /**
  * V8 tuned for a small resident set: a runner mostly idles, one per channel, and its memory
  * counts against BOT_SANDBOX_MAX_RSS_MB. The sample channel's runner (bubblewrap included) held
- * 74 MB idle without these and 64 MB with them; after a burst of calls, 150 MB and 100 MB. The
- * price is CPU: in a tight loop of calls, the runner spent 15 to 30% more per call. None of them
- * changes what the plugin may do.
+ * 74 MB idle without these and 64 MB with the first two; after a burst of calls, 150 MB and
+ * 100 MB. None of them changes what the plugin may do.
  * - Semi-spaces of 1 MB: the young generation otherwise grows to 32 MB each, kept once a
  *   burst of calls has grown it. Costs more frequent (cheap) scavenges.
  * - One V8 worker thread instead of one per core: the runner has one thread of JS, and each
  *   worker thread keeps its own stack and malloc arena.
- * - TurboFan only for code run 50000 times (instead of 3000): loading the plugin resolves
- *   hundreds of module paths, which alone made Node's path code hot enough to wake the
- *   optimizing compiler, whose code pages (about 5 MB of the Node binary) then stayed resident
- *   in a runner that had served nothing. Busy code still gets there; until then Maglev runs it.
+ * - The optimizing compilers asleep while the plugin loads (runner-tiering.ts).
  */
-export const RUNNER_V8_FLAGS = ['--max-semi-space-size=1', '--v8-pool-size=1', '--invocation-count-for-turbofan=50000'] as const;
+export const RUNNER_V8_FLAGS = ['--max-semi-space-size=1', '--v8-pool-size=1', ...COMPILERS_ASLEEP_FLAGS] as const;
+
+/**
+ * The runner's whole environment, in either tier. One malloc arena: each thread that allocates
+ * otherwise gets an arena of its own, whose pages stay resident (about 0.5 MB for V8's worker
+ * thread in an idle runner), and a runner has one thread of JS. The C library reads it at start;
+ * the runner empties process.env before plugin code loads.
+ */
+export const RUNNER_ENV: Readonly<Record<string, string>> = { GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' };
 
 /**
  * Node inside the runner: reads of `readable` only; no network, child processes, workers,
@@ -81,7 +88,10 @@ export function runnerCommand(options: RunnerCommandOptions): RunnerCommand {
   const [node] = options.runtime;
   const nodeArgs = runnerNodeArgs(options);
   const command: RunnerCommand =
-    options.tier === 'reduced' ? { command: node!, args: nodeArgs } : { command: options.bwrapPath, args: [...bubblewrapArgs(options), '--', node!, ...nodeArgs], seccomp: options.seccomp };
+    options.tier === 'reduced'
+      ? { command: node!, args: nodeArgs, env: { ...RUNNER_ENV } }
+      : // bubblewrap starts with nothing and clears its child's environment; it sets RUNNER_ENV itself.
+        { command: options.bwrapPath, args: [...bubblewrapArgs(options), '--', node!, ...nodeArgs], env: {}, seccomp: options.seccomp };
   return withLowerPriority(command);
 }
 
@@ -90,8 +100,8 @@ export function runnerCommand(options: RunnerCommandOptions): RunnerCommand {
  * idle-CPU watchdog does not judge) slows its own channel first. `nice` sets the priority
  * before the runner (and everything it forks) starts, then runs it in its place.
  */
-function withLowerPriority({ command, args, seccomp }: RunnerCommand): RunnerCommand {
-  return existsSync(NICE) ? { command: NICE, args: ['-n', String(RUNNER_NICENESS), command, ...args], seccomp } : { command, args, seccomp };
+function withLowerPriority({ command, args, env, seccomp }: RunnerCommand): RunnerCommand {
+  return existsSync(NICE) ? { command: NICE, args: ['-n', String(RUNNER_NICENESS), command, ...args], env, seccomp } : { command, args, env, seccomp };
 }
 
 export function bubblewrapArgs(options: Pick<RunnerCommandOptions, 'readable' | 'runtime' | 'seccomp'>): string[] {
@@ -104,8 +114,13 @@ export function bubblewrapArgs(options: Pick<RunnerCommandOptions, 'readable' | 
     '--unshare-user',
     '--disable-userns',
     '--die-with-parent',
+    // Node itself is the namespace's first process, without bubblewrap's reaper in between: the
+    // runner may start no process, so there is nothing to reap, and the reaper cost 2 MB of RSS
+    // per runner. The host ends a runner with SIGKILL, which reaches a namespace's first process.
+    '--as-pid-1',
     '--new-session',
     '--clearenv',
+    ...Object.entries(RUNNER_ENV).flatMap(([name, value]) => ['--setenv', name, value]),
     '--cap-drop',
     'ALL',
     // Loaded last, just before Node starts: the filter binds Node and all it starts, never bwrap's setup.

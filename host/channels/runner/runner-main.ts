@@ -14,6 +14,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import net from 'node:net';
+import { setFlagsFromString } from 'node:v8';
 import type { EgressRequest, EgressResponse } from '@bot-ai/api';
 import { loadChannelHandler, type LoadedHandler } from '../plugin-side/load-channel-handler.ts';
 import { installHostBridge, type HostBridgeClient } from '../plugin-side/open-host-bridge.ts';
@@ -23,6 +24,7 @@ import { SandboxError, serializeError } from '../plugin-side/sandbox-error.ts';
 import { withTimeout } from '../plugin-side/with-timeout.ts';
 import { encodeFrame, FrameReader, FrameWriter } from './runner-frames.ts';
 import type { HostToRunnerMessage, RunnerCall, RunnerPoolOptions, RunnerToHostMessage } from './runner-protocol.ts';
+import { COMPILERS_AWAKE_FLAGS } from './runner-tiering.ts';
 
 /** What the host may send in one frame: a webhook body (1 MiB by default) as base64, and room. */
 const MAX_HOST_FRAME_BYTES = 64 * 1024 * 1024;
@@ -73,10 +75,11 @@ function init(message: Extract<HostToRunnerMessage, { type: 'runner.init' }>): v
   installHostBridge(bridge, limits.hostCallTimeoutMs ?? Math.ceil(limits.callTimeoutMs / 2));
   loading = loadChannelHandler(message.fileUrl);
   // A failed check is the answer to every call (describe reports it); either way the runner is up.
-  loading.then(
-    () => post({ type: 'runner.ready' }),
-    () => post({ type: 'runner.ready' }),
-  );
+  const ready = () => {
+    setFlagsFromString(COMPILERS_AWAKE_FLAGS);
+    post({ type: 'runner.ready' });
+  };
+  loading.then(ready, ready);
 }
 
 async function answer(id: number, call: RunnerCall): Promise<void> {

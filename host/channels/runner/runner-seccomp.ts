@@ -1,8 +1,8 @@
 /**
  * Whether a runner's plugin code runs under the seccomp filter, read from /proc now rather than
  * assumed from the tier: `Seccomp: 2` (filter mode) in the status of each process that runs it.
- * In the sandbox tier those are the processes below bubblewrap (its init and Node; bubblewrap
- * itself stays outside the filter); in the reduced tier, the runner itself, which has none.
+ * In the sandbox tier those are the processes below bubblewrap (Node; bubblewrap itself stays
+ * outside the filter); in the reduced tier, the runner itself, which has none.
  */
 import { readFileSync } from 'node:fs';
 import { descendantsAndSelf } from './process-tree-usage.ts';
