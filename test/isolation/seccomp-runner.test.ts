@@ -16,18 +16,17 @@ import { SECCOMP_FD } from '../../host/channels/runner/seccomp/seccomp-fd.ts';
 import { seccompFilter } from '../../host/channels/runner/seccomp/seccomp-filter.ts';
 import { attack, channelSettings, HOSTILE_PACKAGE, startChannel, type Channel } from './hostile-runner.ts';
 
-/** The runner's processes, bubblewrap's first: bubblewrap → its init → Node. */
+/** The runner's processes, bubblewrap's first: bubblewrap → Node (the sandbox's first process). */
 function runnerProcesses(channel: Channel): { bubblewrap: number; inside: number[]; node: number } {
   const pid = channel.status().pid;
   assert.ok(pid !== undefined, 'the runner has a pid');
   const [bubblewrap, ...inside] = processTreeUsage(pid)!.pids;
-  // bubblewrap's init has Node's arguments too (after `--`): Node is the one running the binary.
   const node = inside.find((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0')[0] === runtimeFiles()[0]);
   assert.ok(node !== undefined, "the runner's Node is in its process tree");
   return { bubblewrap: bubblewrap!, inside, node };
 }
 
-test("a started runner's Node shows Seccomp: 2 in /proc/<pid>/status, as does bubblewrap's init; bubblewrap itself stays outside", async (t) => {
+test("a started runner's Node shows Seccomp: 2 in /proc/<pid>/status, as does anything else inside; bubblewrap itself stays outside", async (t) => {
   const hostile = await startChannel(t, HOSTILE_PACKAGE);
   const { bubblewrap, inside, node } = runnerProcesses(hostile);
   assert.match(readFileSync(`/proc/${node}/status`, 'utf8'), /^Seccomp:\t2$/m);

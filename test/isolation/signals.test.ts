@@ -44,6 +44,13 @@ test('a plugin that signals every process it may (kill -1) reaches nothing outsi
   await assertServing(bystander);
 });
 
+test('a plugin cannot signal its own runner to death: the sandbox\'s first process is guarded from its own signals', async (t) => {
+  const hostile = await startChannel(t, HOSTILE_PACKAGE);
+  for (const signal of ['SIGKILL', 'SIGTERM'] as const) await attack(hostile, { attack: 'kill', pid: 1, signal });
+  assert.deepEqual(await attack(hostile, { attack: 'echo' }), { ok: true, value: 'alive' });
+  assert.equal(hostile.status().restarts, 0);
+});
+
 test('a plugin that kills its own runner ends only that runner: it answers 503 meanwhile and is restarted', async (t) => {
   const [hostile, bystander] = await Promise.all([startChannel(t, HOSTILE_PACKAGE), startChannel(t, BYSTANDER_PACKAGE)]);
   const firstPid = hostile.status().pid;

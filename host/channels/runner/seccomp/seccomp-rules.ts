@@ -43,6 +43,7 @@ export interface SeccompRule {
 }
 
 const AF_UNIX = 1;
+const PR_SET_PDEATHSIG = 1;
 const TIOCSTI = 0x5412;
 const TIOCLINUX = 0x541c;
 /**
@@ -82,6 +83,10 @@ export const SECCOMP_RULES: readonly SeccompRule[] = [
   always('process_vm_writev', 'EPERM', "writing another process's memory"),
   always('kcmp', 'EPERM', "comparing another process's kernel objects"),
   always('pidfd_getfd', 'EPERM', "taking another process's file descriptors"),
+  // The runner is its sandbox's first process (no reaper above it), and the signal its parent's
+  // death sends it is what ends the sandbox when the host kills bubblewrap or dies: code that
+  // cleared it would outlive both, out of every watchdog's sight.
+  { syscall: 'prctl', errno: 'EPERM', when: { arg: 0, test: 'equals', value: PR_SET_PDEATHSIG }, why: 'changing the signal its parent\'s death sends it (what ends the sandbox with the host)' },
   { syscall: 'personality', errno: 'EPERM', when: { arg: 0, test: 'not-equals-64', value: 0 }, why: 'an execution domain other than PER_LINUX (e.g. no address randomisation)' },
   // Kernel surface with a long record of exploits, and no use to a channel.
   always('perf_event_open', 'EPERM', 'profiling'),

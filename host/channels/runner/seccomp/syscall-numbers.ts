@@ -50,6 +50,7 @@ export const SYSCALL_NUMBERS = {
   personality: { x64: 135, arm64: 92 },
   pidfd_getfd: { x64: 438, arm64: 438 },
   pivot_root: { x64: 155, arm64: 41 },
+  prctl: { x64: 157, arm64: 167 },
   process_vm_readv: { x64: 310, arm64: 270 },
   process_vm_writev: { x64: 311, arm64: 271 },
   ptrace: { x64: 101, arm64: 117 },
