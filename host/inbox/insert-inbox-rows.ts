@@ -1,5 +1,6 @@
 import type { PlainInboundEvent } from '@bot-ai/api';
 import type { Knex } from 'knex';
+import { PreparedStatement } from '../db/prepared-statement.ts';
 import { INBOX_CHANNEL, MAX_ANNOUNCED_EVENTS } from './inbox-notice.ts';
 
 /** One request's decoded events, stamped with the time they were received. */
@@ -48,7 +49,7 @@ export async function insertInboxRows(db: Knex, commits: ReceivedCommit[], notif
       rows.push(toRow(commit, event, receivedAt));
     }
   });
-  const result = await db.raw<{ rows: InsertedKey[] }>(notify ? INSERT_AND_NOTIFY_SQL : INSERT_SQL, [JSON.stringify(rows)]);
+  const result = await (notify ? INSERT_AND_NOTIFY : INSERT).run(db, [JSON.stringify(rows)]);
   const newEvents = commits.map(() => 0);
   for (const row of result.rows) newEvents[firstCarrier.get(rowKey(row.source_id, row.event_id))!]! += 1;
   return newEvents;
@@ -66,6 +67,11 @@ const INSERT_AND_NOTIFY_SQL = `WITH inserted AS (${INSERT_SQL})
   SELECT source_id, event_id FROM inserted
   WHERE (SELECT pg_notify('${INBOX_CHANNEL}', CASE WHEN count(*) <= ${MAX_ANNOUNCED_EVENTS} THEN string_agg(id::text, ',') ELSE '' END)::text
          FROM inserted HAVING count(*) > 0) IS NOT NULL`;
+
+// Parsed and planned once per connection, like the dispatcher's hot statements: the text never
+// changes with the batch, so planning it anew for each batch is work for nothing.
+const INSERT = new PreparedStatement<InsertedKey>('inbox-insert', INSERT_SQL);
+const INSERT_AND_NOTIFY = new PreparedStatement<InsertedKey>('inbox-insert-and-notify', INSERT_AND_NOTIFY_SQL);
 
 function toRow(commit: ReceivedCommit, event: PlainInboundEvent, receivedAt: string | null): object {
   return {
