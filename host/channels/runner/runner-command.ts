@@ -1,10 +1,10 @@
 /**
  * How a channel's runner process is started, per isolation tier (a plugin is treated as hostile):
  * - `sandbox`: inside bubblewrap — new user, mount, PID, network, IPC and UTS namespaces, an
- *   environment of its own (RUNNER_ENV, none of the host's), a root holding only read-only binds
- *   of the runtime and the plugin's files plus an empty /tmp, no network at all, a seccomp filter (seccomp/seccomp-rules.ts) — and
+ *   empty environment, a root holding only read-only binds of the runtime and the plugin's files
+ *   plus an empty /tmp, no network at all, a seccomp filter (seccomp/seccomp-rules.ts) — and
  *   Node's permission model inside as a second belt.
- * - `reduced`: no bubblewrap; the permission model alone, with the same environment.
+ * - `reduced`: no bubblewrap; the permission model alone, with an empty environment.
  * The runner's wire to the host is its fd 3, inherited through bubblewrap (runner-frames.ts).
  * Either way, a host running as root starts the runner as an unprivileged uid/gid.
  */
@@ -33,8 +33,6 @@ export interface RunnerCommandOptions {
 export interface RunnerCommand {
   command: string;
   args: string[];
-  /** The whole environment the command starts with (the host's own is never passed on). */
-  env: Record<string, string>;
   /** Bytes the spawn must hand the command on SECCOMP_FD (passSeccompFilter); the args name that fd. */
   seccomp?: Uint8Array | undefined;
 }
@@ -60,14 +58,6 @@ const TMP_BYTES = 16 * 1024 * 1024;
 export const RUNNER_V8_FLAGS = ['--max-semi-space-size=1', '--v8-pool-size=1', ...COMPILERS_ASLEEP_FLAGS] as const;
 
 /**
- * The runner's whole environment, in either tier. One malloc arena: each thread that allocates
- * otherwise gets an arena of its own, whose pages stay resident (about 0.5 MB for V8's worker
- * thread in an idle runner), and a runner has one thread of JS. The C library reads it at start;
- * the runner empties process.env before plugin code loads.
- */
-export const RUNNER_ENV: Readonly<Record<string, string>> = { GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' };
-
-/**
  * Node inside the runner: reads of `readable` only; no network, child processes, workers,
  * inspector, addons or WASI (none is allowed; without --allow-worker plugin code cannot start a
  * thread outside the model either), and no way to open the inspector by signal.
@@ -88,10 +78,7 @@ export function runnerCommand(options: RunnerCommandOptions): RunnerCommand {
   const [node] = options.runtime;
   const nodeArgs = runnerNodeArgs(options);
   const command: RunnerCommand =
-    options.tier === 'reduced'
-      ? { command: node!, args: nodeArgs, env: { ...RUNNER_ENV } }
-      : // bubblewrap starts with nothing and clears its child's environment; it sets RUNNER_ENV itself.
-        { command: options.bwrapPath, args: [...bubblewrapArgs(options), '--', node!, ...nodeArgs], env: {}, seccomp: options.seccomp };
+    options.tier === 'reduced' ? { command: node!, args: nodeArgs } : { command: options.bwrapPath, args: [...bubblewrapArgs(options), '--', node!, ...nodeArgs], seccomp: options.seccomp };
   return withLowerPriority(command);
 }
 
@@ -100,8 +87,8 @@ export function runnerCommand(options: RunnerCommandOptions): RunnerCommand {
  * idle-CPU watchdog does not judge) slows its own channel first. `nice` sets the priority
  * before the runner (and everything it forks) starts, then runs it in its place.
  */
-function withLowerPriority({ command, args, env, seccomp }: RunnerCommand): RunnerCommand {
-  return existsSync(NICE) ? { command: NICE, args: ['-n', String(RUNNER_NICENESS), command, ...args], env, seccomp } : { command, args, env, seccomp };
+function withLowerPriority({ command, args, seccomp }: RunnerCommand): RunnerCommand {
+  return existsSync(NICE) ? { command: NICE, args: ['-n', String(RUNNER_NICENESS), command, ...args], seccomp } : { command, args, seccomp };
 }
 
 export function bubblewrapArgs(options: Pick<RunnerCommandOptions, 'readable' | 'runtime' | 'seccomp'>): string[] {
@@ -120,7 +107,6 @@ export function bubblewrapArgs(options: Pick<RunnerCommandOptions, 'readable' | 
     '--as-pid-1',
     '--new-session',
     '--clearenv',
-    ...Object.entries(RUNNER_ENV).flatMap(([name, value]) => ['--setenv', name, value]),
     '--cap-drop',
     'ALL',
     // Loaded last, just before Node starts: the filter binds Node and all it starts, never bwrap's setup.

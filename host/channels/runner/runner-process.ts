@@ -94,7 +94,7 @@ export class RunnerProcess {
       // fd 4, in the sandbox tier, the seccomp filter bubblewrap reads (and closes) before Node starts;
       // above them, /dev/null over whatever the host itself inherited open across exec.
       stdio: maskStrayDescriptors(withSeccompStdio(['ignore', 'pipe', 'pipe', 'pipe'], options.command.seccomp)),
-      env: options.command.env, // the runner sees no host environment, only its own
+      env: {}, // the runner sees no host environment
       // A process group of its own: a terminal's Ctrl-C (SIGINT to the whole group) reaches the
       // host, which closes its runners in order. A runner never outlives the host anyway: it
       // exits when its wire closes, and bubblewrap's --die-with-parent kills the sandbox.
