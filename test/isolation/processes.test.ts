@@ -1,6 +1,6 @@
 /**
- * A plugin starts no process, loads no native code, opens no debugger, and runs no
- * code outside its runner. A thread it starts itself is held by the same walls.
+ * A plugin starts no process, loads no native code, opens no debugger, sets no V8 flag, and
+ * runs no code outside its runner. A thread it starts itself is held by the same walls.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -17,6 +17,7 @@ const REFUSED = [
   ['starts WASI', { attack: 'wasi' }],
   ['opens the inspector (inspector.open)', { attack: 'inspector-open' }],
   ['debugs its own thread (new inspector.Session().connect())', { attack: 'inspector-session' }],
+  ...(['import', 'named', 'require', 'builtin'] as const).map((via) => [`turns on V8's internal functions (v8.setFlagsFromString, by ${via})`, { attack: 'v8-flags', via }] as const),
 ] as const;
 
 test('a plugin is refused processes, native code and debuggers', async (t) => {

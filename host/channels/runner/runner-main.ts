@@ -14,7 +14,6 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import net from 'node:net';
-import { setFlagsFromString } from 'node:v8';
 import type { EgressRequest, EgressResponse } from '@bot-ai/api';
 import { loadChannelHandler, type LoadedHandler } from '../plugin-side/load-channel-handler.ts';
 import { installHostBridge, type HostBridgeClient } from '../plugin-side/open-host-bridge.ts';
@@ -24,6 +23,7 @@ import { SandboxError, serializeError } from '../plugin-side/sandbox-error.ts';
 import { withTimeout } from '../plugin-side/with-timeout.ts';
 import { encodeFrame, FrameReader, FrameWriter } from './runner-frames.ts';
 import type { HostToRunnerMessage, RunnerCall, RunnerPoolOptions, RunnerToHostMessage } from './runner-protocol.ts';
+import { lockV8Flags } from './lock-v8-flags.ts';
 import { COMPILERS_AWAKE_FLAGS } from './runner-tiering.ts';
 
 /** What the host may send in one frame: a webhook body (1 MiB by default) as base64, and room. */
@@ -31,6 +31,8 @@ const MAX_HOST_FRAME_BYTES = 64 * 1024 * 1024;
 
 // Spawned with an empty environment, but bubblewrap sets PWD: the plugin sees nothing at all.
 for (const name of Object.keys(process.env)) delete process.env[name];
+
+const setV8Flags = lockV8Flags();
 
 const wire = new net.Socket({ fd: 3, readable: true, writable: true });
 const reader = new FrameReader(MAX_HOST_FRAME_BYTES);
@@ -76,7 +78,7 @@ function init(message: Extract<HostToRunnerMessage, { type: 'runner.init' }>): v
   loading = loadChannelHandler(message.fileUrl);
   // A failed check is the answer to every call (describe reports it); either way the runner is up.
   const ready = () => {
-    setFlagsFromString(COMPILERS_AWAKE_FLAGS);
+    setV8Flags(COMPILERS_AWAKE_FLAGS);
     post({ type: 'runner.ready' });
   };
   loading.then(ready, ready);
