@@ -24,6 +24,7 @@ import { withTimeout } from '../plugin-side/with-timeout.ts';
 import { encodeFrame, FrameReader, FrameWriter } from './runner-frames.ts';
 import type { HostToRunnerMessage, RunnerCall, RunnerPoolOptions, RunnerToHostMessage } from './runner-protocol.ts';
 import { lockV8Flags } from './lock-v8-flags.ts';
+import { refuseCodeCaches } from './refuse-code-caches.ts';
 import { COMPILERS_AWAKE_FLAGS } from './runner-tiering.ts';
 
 /** What the host may send in one frame: a webhook body (1 MiB by default) as base64, and room. */
@@ -33,6 +34,7 @@ const MAX_HOST_FRAME_BYTES = 64 * 1024 * 1024;
 for (const name of Object.keys(process.env)) delete process.env[name];
 
 const setV8Flags = lockV8Flags();
+refuseCodeCaches();
 
 const wire = new net.Socket({ fd: 3, readable: true, writable: true });
 const reader = new FrameReader(MAX_HOST_FRAME_BYTES);
