@@ -4,6 +4,7 @@ import { browserSkipReason, saveScreenshot } from '../support/browser.ts';
 import { startAdminHost, type AdminHost } from './admin-host.ts';
 import { clickLineEnd, completionLabels, editorText, expectEditorText, setEditorText, typeAndComplete, workflowEditor } from './code-editor.ts';
 import { expect, expectUrl } from './expect-page.ts';
+import { ECHO_YAML } from './workflow-fixtures.ts';
 
 // One real `npm start` and one browser page; each test opens a new workflow of its own.
 const skip = browserSkipReason();
@@ -16,16 +17,8 @@ flow:
   - do: remember
 `;
 
-const ECHO_YAML = `description: Echoes every message
-defs:
-  reply:
-    kind: task
-    action: send_text_message
-    inputs:
-      text: '="You said: " & $input.text'
-flow:
-  - do: replyy
-`;
+/** The echo workflow with its flow naming a def that does not exist: a diagnostic, and no save. */
+const BROKEN_ECHO_YAML = ECHO_YAML.replace('  - do: reply\n', '  - do: replyy\n');
 
 // Memory defs and tasks in block and flow style; lines 21, 23 and 25 are where the test types.
 const NAME_LISTS_YAML = `description: An agent with tools and memory
@@ -137,7 +130,7 @@ describe('the workflow editor', { skip }, () => {
   test('an invalid step shows a diagnostic at its line in the lint gutter, and the save is refused with the same message', async () => {
     const { page } = admin;
     await openNewWorkflow('Echo');
-    await setEditorText(page, ECHO_YAML);
+    await setEditorText(page, BROKEN_ECHO_YAML);
     const marker = page.locator('.cm-gutter-lint .cm-lint-marker-error');
     await expect(marker).visible();
     assert.equal(await marker.count(), 1);
@@ -279,7 +272,7 @@ flow:
   test('hovering a key shows its description from the workflow schema', async () => {
     const { page } = admin;
     await openNewWorkflow('Hover');
-    await setEditorText(page, ECHO_YAML.replace('replyy', 'reply'));
+    await setEditorText(page, ECHO_YAML);
     await workflowEditor(page).locator('.cm-line').nth(7).getByText('flow').hover();
     await expect(page.locator('.cm-tooltip-hover .cm-schema-doc')).text('flow: The tasks to run, in order');
     await saveScreenshot(page, 'workflow-editor-hover');
