@@ -1,6 +1,7 @@
 import type { StdIncomingMessage } from '@bot-ai/api';
 import type { Knex } from 'knex';
 import { BatchedStatement } from '../db/batched-statement.ts';
+import { insertStartedRuns, RUN_START_ROW_COLUMNS, type RunStartRow } from '../workflows/runtime/run-records.ts';
 import { textOf } from './message-history.ts';
 import { toSubscriber, type Subscriber, type SubscriberRow } from './subscriber-store.ts';
 
@@ -11,6 +12,8 @@ export interface Arrival {
   inboundEventId: string;
   /** Recorded in the thread's history; an event without a message records nothing. */
   message: StdIncomingMessage | undefined;
+  /** The run the arrival starts: recorded with it, for its subscriber and thread. */
+  run?: RunStartRow;
 }
 
 /** Where an arrival landed: its subscriber and the thread it now belongs to. */
@@ -29,17 +32,19 @@ interface ArrivalRow {
   message: StdIncomingMessage | null;
   inbound_event_id: string;
   record: boolean;
+  run: RunStartRow | null;
 }
 
 // Data-modifying CTEs run once whatever the final SELECT reads, and each sees the tables as they
 // were when the statement began: `found` picks each arrival's current thread, `touched` and
-// `created` write, `entered` names the thread each arrival landed in. Every lookup is a LATERAL
+// `created` write, `entered` names the thread each arrival landed in, and `started` records the
+// run an arrival starts there (a sender without a subscriber enters nothing and starts nothing). Every lookup is a LATERAL
 // probe of a unique index, so the plan does not depend on the tables' statistics.
 const ENTER_SQL = `
   WITH x AS (
     SELECT * FROM ROWS FROM (jsonb_to_recordset(?::jsonb)
-        AS (source_id uuid, foreign_id text, at timestamptz, since timestamptz, text text, message jsonb, inbound_event_id uuid, record boolean))
-      WITH ORDINALITY AS x(source_id, foreign_id, at, since, text, message, inbound_event_id, record, ord)
+        AS (source_id uuid, foreign_id text, at timestamptz, since timestamptz, text text, message jsonb, inbound_event_id uuid, record boolean, run jsonb))
+      WITH ORDINALITY AS x(source_id, foreign_id, at, since, text, message, inbound_event_id, record, run, ord)
   ), found AS (
     SELECT x.*, s.id AS subscriber_id, latest.id AS thread_id
       FROM x
@@ -61,6 +66,10 @@ const ENTER_SQL = `
     INSERT INTO conversation_messages (thread_id, direction, text, message, inbound_event_id, created_at)
     SELECT e.entered_thread_id, 'in', e.text, e.message, e.inbound_event_id, e.at FROM entered AS e WHERE e.record
     ON CONFLICT (inbound_event_id) WHERE direction = 'in' DO NOTHING
+  ), started AS (
+    ${insertStartedRuns(`SELECT r.*, e.subscriber_id::text AS owner_id, e.entered_thread_id AS thread_id
+                           FROM entered AS e CROSS JOIN LATERAL jsonb_to_record(e.run) AS r(${RUN_START_ROW_COLUMNS})
+                          WHERE e.run IS NOT NULL`)}
   )
   SELECT e.ord, e.entered_thread_id AS thread_id, s.* FROM entered AS e
     CROSS JOIN LATERAL (SELECT * FROM subscribers AS s WHERE s.id = e.subscriber_id) AS s`;
@@ -97,7 +106,7 @@ export class ConversationEntry {
   }
 
   /** Undefined when the sender has no subscriber yet: create it (SubscriberStore), then enter again. */
-  enter({ sourceId, senderForeignId, inboundEventId, message }: Arrival): Promise<Entered | undefined> {
+  enter({ sourceId, senderForeignId, inboundEventId, message, run }: Arrival): Promise<Entered | undefined> {
     const at = this.options.now();
     return this.#arrivals.submit({
       source_id: sourceId,
@@ -108,6 +117,7 @@ export class ConversationEntry {
       message: message ?? null,
       inbound_event_id: inboundEventId,
       record: message !== undefined,
+      run: run ?? null,
     });
   }
 }

@@ -29,6 +29,8 @@ export interface ClaimedEvent {
   abandoned_run_ids: string[];
   /** Whether an earlier attempt started a run: only then can a step be reused. */
   has_earlier_runs: boolean;
+  /** The sender's subscriber when the claim was made (none yet for a new sender): the run reads its memory while entering. */
+  subscriber_id: string | null;
 }
 
 /**
@@ -49,7 +51,8 @@ const ABANDONED_RUN_ERROR = JSON.stringify({ code: 'BOT_ERR_WORKFLOW_RUN_ABANDON
 /**
  * CTEs that claim the events whose ids the relation `locked` holds (locked by the statement
  * already): each is marked running under a new claim token and counted as an attempt; the runs a
- * dead host left `running` are ended; and `claimed_events` yields each as a ClaimedEvent. One
+ * dead host left `running` are ended; and `claimed_events` yields each as a ClaimedEvent, with
+ * its sender's subscriber (a probe of its unique index), so the run reads its memory meanwhile. One
  * round trip for all of it (each one counts: `npm run bench -- e2e`). The source and the
  * workflow's current version are not joined in: they come from caches kept in step by NOTIFY
  * (SourceCache, WorkflowVersionCache), which spares every claim two joins and a JSON build per event.
@@ -78,6 +81,7 @@ export const CLAIM_LOCKED_EVENTS = `
   ), claimed_events AS MATERIALIZED (
     SELECT claimed.*,
       array(SELECT a.id FROM abandoned AS a WHERE a.inbound_event_id = claimed.id) AS abandoned_run_ids,
-      EXISTS (SELECT 1 FROM workflow_runs AS r WHERE r.inbound_event_id = claimed.id LIMIT 1) AS has_earlier_runs
+      EXISTS (SELECT 1 FROM workflow_runs AS r WHERE r.inbound_event_id = claimed.id LIMIT 1) AS has_earlier_runs,
+      (SELECT s.id FROM subscribers AS s WHERE s.source_id = claimed.source_id AND s.foreign_id = claimed.sender_foreign_id) AS subscriber_id
     FROM claimed
   )`;

@@ -13,6 +13,7 @@ import type { WorkflowDocument } from '../workflows/document/workflow-document.t
 import type { RunInput } from '../workflows/runtime/action.ts';
 import { describeStepError } from '../workflows/runtime/describe-step-error.ts';
 import type { RunEnd } from '../workflows/runtime/run-end-sql.ts';
+import type { RunStartRow } from '../workflows/runtime/run-records.ts';
 import type { WorkflowRunner } from '../workflows/runtime/workflow-runner.ts';
 import type { AttemptOutcome } from '../metrics/host-metrics.ts';
 import { ClaimHeartbeat } from './claim-heartbeat.ts';
@@ -273,36 +274,47 @@ export class InboundEventProcessor {
     fireTyping(this.deps.channels, this.deps.logger, { channel: source.channel, event: row.event, source, inboundEventId: row.id });
     // Before the message is recorded and the workflow sees it: the files are the host's by then.
     const event = (await this.deps.attachments?.intake(row.event, { inboundEventId: row.id, source })) ?? row.event;
-    const arrival = { sourceId: source.id, senderForeignId: row.sender_foreign_id, inboundEventId: row.id, message: event.message };
-    let entered = await this.deps.conversations.enter(arrival);
-    if (!entered) {
-      // A new sender: the channel describes them (in its sandbox) once, then the event enters.
-      await this.deps.subscribers.findOrCreate(source.id, row.sender_foreign_id, () =>
-        this.deps.channels.call(source.channel, (sandbox) => sandbox.subscriberData(event, source)),
-      );
-      entered = await this.deps.conversations.enter(arrival);
-      if (!entered) throw new RunFailedError('BOT_ERR_INBOUND_EVENT_BUSY', 'The new subscriber was deleted at once; trying again later');
-    }
-    const { subscriber, threadId } = entered;
+    const senderForeignId = row.sender_foreign_id;
+    const arrival = { sourceId: source.id, senderForeignId, inboundEventId: row.id, message: event.message };
+    // The run starts in the statement that enters the conversation, and reads the memory of the
+    // subscriber the claim found meanwhile (again, should entering find another).
+    let threadId: string | undefined;
+    const start = async (run: RunStartRow) => {
+      let entered = await this.deps.conversations.enter({ ...arrival, run });
+      if (!entered) {
+        // A new sender: the channel describes them (in its sandbox) once, then the event enters.
+        await this.deps.subscribers.findOrCreate(source.id, senderForeignId, () =>
+          this.deps.channels.call(source.channel, (sandbox) => sandbox.subscriberData(event, source)),
+        );
+        entered = await this.deps.conversations.enter({ ...arrival, run });
+        if (!entered) throw new RunFailedError('BOT_ERR_INBOUND_EVENT_BUSY', 'The new subscriber was deleted at once; trying again later');
+      }
+      const { subscriber } = entered;
+      threadId = entered.threadId;
+      return {
+        ownerId: subscriber.id,
+        threadId,
+        context: {
+          subscriber: { id: subscriber.id, foreignId: subscriber.foreignId, firstName: subscriber.firstName, lastName: subscriber.lastName },
+          source: { id: source.id, name: source.name, channel: source.channel },
+        },
+      };
+    };
 
     const result = await this.deps.runner.run({
       workflowId,
       workflowVersion,
       document,
       reuseEarlierSteps: row.has_earlier_runs,
-      ownerId: subscriber.id,
+      starter: { expectedOwnerId: row.subscriber_id ?? undefined, start },
       mode: 'live',
       input: toRunInput(event),
-      threadId,
       sourceId: source.id,
       inboundEventId: row.id,
-      context: {
-        subscriber: { id: subscriber.id, foreignId: subscriber.foreignId, firstName: subscriber.firstName, lastName: subscriber.lastName },
-        source: { id: source.id, name: source.name, channel: source.channel },
-      },
       outboxFor: (position, run) =>
-        new LiveOutbox({ ...this.deps.outbox, records: this.#outboxRecords, retryAfterMaxMs: this.#retryAfterMaxMs }, { runId: run.runId, inboundEventId: row.id, event, source, threadId, position }),
-      history: { recent: (limit) => this.deps.history.recent(threadId, limit) },
+        new LiveOutbox({ ...this.deps.outbox, records: this.#outboxRecords, retryAfterMaxMs: this.#retryAfterMaxMs }, { runId: run.runId, inboundEventId: row.id, event, source, threadId: run.threadId!, position }),
+      // Read by a step, so after the run started in its thread.
+      history: { recent: (limit) => this.deps.history.recent(threadId!, limit) },
       deferEnd: true,
     });
     if (result.status === 'failed') {

@@ -146,3 +146,35 @@ test("a step's replies enter the history in the order they were sent", async () 
   const history: { text: string }[] = await db('conversation_messages').where({ thread_id: run.thread_id, direction: 'out' }).orderBy('id').select('text');
   assert.deepEqual(history.map(({ text }) => text.trim().split(' ').at(-1)), ['first', 'second', 'third']);
 });
+
+/**
+ * The transaction that inserted each run of the event (a trigger keeps it: the run's end rewrites
+ * its `xmin`), and the one that recorded the event's message in its thread's history.
+ */
+async function startWriters(eventId: string): Promise<{ message: string; runs: string[] }> {
+  const db = h.app.database.db;
+  const event = await db('inbound_events').where({ source_id: h.source.id, event_id: eventId }).first('id');
+  const message = await db('conversation_messages').where({ inbound_event_id: event.id, direction: 'in' }).first<{ xmin: string }>(db.raw('xmin::text'));
+  const runs: { xid: string }[] = await db('test_run_starts as s').join('workflow_runs as r', 'r.id', 's.run_id').where('r.inbound_event_id', event.id).select('s.xid');
+  return { message: message!.xmin, runs: runs.map(({ xid }) => xid) };
+}
+
+test("a live run starts in the statement that enters its conversation: the run's row and the event's message commit together", async () => {
+  const db = h.app.database.db;
+  await db.raw(`CREATE TABLE IF NOT EXISTS test_run_starts (run_id uuid PRIMARY KEY, xid text NOT NULL)`);
+  // xmin is the transaction id's low 32 bits.
+  await db.raw(`CREATE OR REPLACE FUNCTION test_record_run_start() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN INSERT INTO test_run_starts VALUES (NEW.id, (pg_current_xact_id()::text::bigint % 4294967296)::text); RETURN NEW; END $$`);
+  await db.raw('CREATE OR REPLACE TRIGGER test_run_start AFTER INSERT ON workflow_runs FOR EACH ROW EXECUTE FUNCTION test_record_run_start()');
+  try {
+    // A new sender (described by the channel first, then entering), then the same sender again.
+    for (const id of ['start-1', 'start-2']) {
+      assert.equal(await h.deliver([sampleEvent(id, 'flo', `my name is Flo ${id}`)]), 200);
+      assert.equal((await h.settled([id])).get(id)?.status, 'done');
+      const written = await startWriters(id);
+      assert.deepEqual(written.runs, [written.message], `${id}: the run was started by a statement of its own`);
+    }
+  } finally {
+    await db.raw('DROP TRIGGER test_run_start ON workflow_runs');
+  }
+});

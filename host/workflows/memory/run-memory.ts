@@ -20,6 +20,8 @@ export interface RunMemoryDependencies {
 export interface OpenedRunMemory extends RunMemory {
   /** Removes the run-scope records (see {@link endRunMemory}). */
   end(): Promise<void>;
+  /** Whether a bound definition is thread-scoped: what the run reads then depends on its thread. */
+  readonly readsThread: boolean;
 }
 
 /**
@@ -115,6 +117,10 @@ class StoredRunMemory implements OpenedRunMemory {
   updateTool(task: TaskDef): Tool | undefined {
     const bound = this.boundDefinitions(task);
     return bound.length === 0 ? undefined : createUpdateMemoryTool(bound, (values) => this.update(values));
+  }
+
+  get readsThread(): boolean {
+    return [...this.#defs.values()].some(({ scope }) => scope === 'thread');
   }
 
   /** A run can write only the slugs its document declares: without a run-scope one there is nothing to remove. */

@@ -12,12 +12,53 @@ export interface StepWritten {
   memoryWritten: UpsertedRow[];
 }
 
-interface RunStart {
+export interface RunStart {
   run: RunState;
   /** A test run of an unsaved draft (see RunRequest.draft). */
   draft: boolean;
   inboundEventId: string | null;
   startedAt: Date;
+}
+
+/**
+ * A run's row as its start records it, but for its owner and thread: a caller that records the
+ * start in a statement of its own (the dispatcher, entering the conversation) fills those in.
+ */
+export interface RunStartRow {
+  id: string;
+  workflow_id: string;
+  workflow_version: number;
+  draft: boolean;
+  mode: 'live' | 'test';
+  source_id: string | null;
+  inbound_event_id: string | null;
+  input: unknown;
+  started_at: string;
+}
+
+/** The columns of a RunStartRow, for `jsonb_to_record(set)`. */
+export const RUN_START_ROW_COLUMNS =
+  'id uuid, workflow_id uuid, workflow_version int, draft boolean, mode text, source_id uuid, inbound_event_id uuid, input jsonb, started_at timestamptz';
+
+/** The INSERT that starts runs: `select` yields a RunStartRow's columns plus `owner_id` and `thread_id`. */
+export function insertStartedRuns(select: string): string {
+  return `INSERT INTO workflow_runs (id, workflow_id, workflow_version, draft, mode, owner_id, source_id, thread_id, inbound_event_id, status, input, started_at)
+          SELECT id, workflow_id, workflow_version, draft, mode, owner_id, source_id, thread_id, inbound_event_id, 'running', input, started_at
+            FROM (${select}) AS started`;
+}
+
+export function runStartRowOf({ run, draft, inboundEventId, startedAt }: RunStart): RunStartRow {
+  return {
+    id: run.runId,
+    workflow_id: run.workflowId,
+    workflow_version: run.workflowVersion,
+    draft,
+    mode: run.mode,
+    source_id: run.sourceId ?? null,
+    inbound_event_id: inboundEventId,
+    input: run.input,
+    started_at: startedAt.toJSON(),
+  };
 }
 
 /**
@@ -33,23 +74,8 @@ export class RunRecords {
   constructor(db: Knex) {
     this.#starts = new BatchedStatement(db, {
       name: 'runner-insert-runs',
-      sql: `INSERT INTO workflow_runs (id, workflow_id, workflow_version, draft, mode, owner_id, source_id, thread_id, inbound_event_id, status, input, started_at)
-            SELECT id, workflow_id, workflow_version, draft, mode, owner_id, source_id, thread_id, inbound_event_id, 'running', input, started_at
-              FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, workflow_id uuid, workflow_version int, draft boolean, mode text, owner_id text, source_id uuid,
-                                                     thread_id uuid, inbound_event_id uuid, input jsonb, started_at timestamptz)`,
-      toRow: ({ run, draft, inboundEventId, startedAt }) => ({
-        id: run.runId,
-        workflow_id: run.workflowId,
-        workflow_version: run.workflowVersion,
-        draft,
-        mode: run.mode,
-        owner_id: run.ownerId,
-        source_id: run.sourceId ?? null,
-        thread_id: run.threadId ?? null,
-        inbound_event_id: inboundEventId,
-        input: run.input,
-        started_at: startedAt.toJSON(),
-      }),
+      sql: insertStartedRuns(`SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(${RUN_START_ROW_COLUMNS}, owner_id text, thread_id uuid)`),
+      toRow: (start) => ({ ...runStartRowOf(start), owner_id: start.run.ownerId, thread_id: start.run.threadId ?? null }),
     });
     this.#steps = new BatchedStatement(db, {
       name: 'runner-insert-steps',

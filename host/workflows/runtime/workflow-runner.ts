@@ -16,7 +16,7 @@ import type { RunOutbox } from '../../outbox/run-outbox.ts';
 import { isActionName } from './action-specs.ts';
 import { BranchLog } from '../expressions/branch-log.ts';
 import { describeStepError, type StepError } from './describe-step-error.ts';
-import { RunRecords } from './run-records.ts';
+import { RunRecords, runStartRowOf, type RunStartRow } from './run-records.ts';
 import type { RunEnd, StepWrite } from './run-end-sql.ts';
 import type { StepRecord } from './step-record.ts';
 
@@ -27,7 +27,11 @@ import type { StepRecord } from './step-record.ts';
 const MAX_TOOL_DEPTH = 3;
 
 /** A run's memory plus the clean-up the runner owes it (run-scope records removed). */
-export type RunMemoryHandle = RunMemory & { end(): Promise<void> };
+export type RunMemoryHandle = RunMemory & {
+  end(): Promise<void>;
+  /** False when no bound definition is thread-scoped, so the run's thread does not change what it reads; unset counts as true. */
+  readsThread?: boolean;
+};
 
 export interface WorkflowRunnerDeps {
   db: Knex;
@@ -40,11 +44,32 @@ export interface WorkflowRunnerDeps {
   models: ModelResolver;
 }
 
-export interface RunRequest {
+/** Whom a run is for: the owner of its memory, its thread and the extra `$context` fields. */
+export interface RunParty {
+  ownerId: string;
+  threadId?: string | undefined;
+  /** Extra `$context` fields (the subscriber, the source). */
+  context?: Record<string, unknown>;
+}
+
+/**
+ * A run whose start the caller records in a statement of its own, learning only then whom the
+ * run is for: the dispatcher enters the conversation (finding the subscriber and the thread) and
+ * starts the run in one round trip, while the run's memory is read side by side for the owner it
+ * expects. Memory read for another owner than `start` returns, or before a thread-scoped
+ * definition knew its thread, is read again.
+ */
+export interface RunStarter {
+  /** The owner the run most likely has, or undefined: its memory is then read after `start`. */
+  expectedOwnerId: string | undefined;
+  /** Records `row` for the run's owner and thread, and returns them. */
+  start(row: RunStartRow): Promise<RunParty & { threadId: string }>;
+}
+
+interface RunRequestCommon {
   workflowId: string;
   workflowVersion: number;
   document: WorkflowDocument;
-  ownerId: string;
   mode: 'live' | 'test';
   /**
    * The document is an unsaved draft (a test run of what the editor shows): `workflowVersion` is
@@ -52,7 +77,6 @@ export interface RunRequest {
    */
   draft?: boolean;
   input: RunInput;
-  threadId?: string;
   sourceId?: string;
   inboundEventId?: string;
   /**
@@ -60,8 +84,6 @@ export interface RunRequest {
    * `#journal`); false skips looking, the common case of a first attempt.
    */
   reuseEarlierSteps?: boolean;
-  /** Extra `$context` fields (the subscriber, the source). */
-  context?: Record<string, unknown>;
   /** The outbox of the step at `position`: live sends are keyed by it. */
   outboxFor(position: number, run: RunState): RunOutbox;
   history: ConversationHistory;
@@ -74,6 +96,9 @@ export interface RunRequest {
    */
   deferEnd?: boolean;
 }
+
+/** A run for a known party, started by the runner's own insert, or one the caller starts (RunStarter). */
+export type RunRequest = RunRequestCommon & (RunParty | { starter: RunStarter });
 
 export interface RunResult {
   runId: string;
@@ -99,24 +124,27 @@ export class WorkflowRunner {
 
   async run(request: RunRequest): Promise<RunResult> {
     const runId = randomUUID();
+    const starter = 'starter' in request ? request.starter : undefined;
+    const party: RunParty = starter ? { ownerId: starter.expectedOwnerId ?? '' } : (request as RunParty);
     const run: RunState = {
       runId,
       workflowId: request.workflowId,
       workflowVersion: request.workflowVersion,
-      ownerId: request.ownerId,
-      threadId: request.threadId,
+      ownerId: party.ownerId,
+      threadId: party.threadId,
       sourceId: request.sourceId,
       mode: request.mode,
       document: request.document,
       input: request.input,
-      context: { ...request.context, memory: {} },
+      context: { ...party.context, memory: {} },
       outputs: {},
       signal: request.signal ?? new AbortController().signal,
     };
-    // The run's record, its step journal and its memory are three independent round trips: run
-    // them side by side. Only reads overlap the insert, and no step starts before it committed.
-    const [inserted, opened] = await Promise.allSettled([this.#insertRun(run, request), Promise.all([this.#journal(request), this.deps.openMemory(run)])]);
-    if (inserted.status === 'rejected') throw inserted.reason;
+    // The run's start, its step journal and its memory are independent round trips: run them side
+    // by side. Only reads overlap the start, and no step starts before it committed.
+    const reading = starter && starter.expectedOwnerId === undefined ? undefined : this.deps.openMemory(run);
+    const [started, opened] = await Promise.allSettled([this.#start(run, request, starter), Promise.all([this.#journal(request), reading])]);
+    if (started.status === 'rejected') throw started.reason;
     const steps: StepRecord[] = [];
     let unrecorded: StepWrite | undefined;
     let error: StepError | null = null;
@@ -124,7 +152,9 @@ export class WorkflowRunner {
     try {
       if (opened.status === 'rejected') throw opened.reason;
       const [journal, openedMemory] = opened.value;
-      memory = openedMemory;
+      // Read for an owner the start did not confirm, or before the thread it reads was known: again.
+      const stale = starter !== undefined && (run.ownerId !== starter.expectedOwnerId || openedMemory?.readsThread !== false);
+      memory = openedMemory === undefined || stale ? await this.deps.openMemory(run) : openedMemory;
       for (const [position, step] of request.document.flow.entries()) {
         // A step's record (with its replies marked sent) commits before the next step starts:
         // a retry reuses what it finds, and the next step's history holds the replies.
@@ -280,7 +310,14 @@ export class WorkflowRunner {
     return action;
   }
 
-  async #insertRun(run: RunState, request: RunRequest): Promise<void> {
-    await this.#records.start({ run, draft: request.draft ?? false, inboundEventId: request.inboundEventId ?? null, startedAt: this.deps.now() });
+  /** Records the run's start: the runner's own insert, or the caller's (then the run learns its party). */
+  async #start(run: RunState, request: RunRequest, starter: RunStarter | undefined): Promise<void> {
+    const start = { run, draft: request.draft ?? false, inboundEventId: request.inboundEventId ?? null, startedAt: this.deps.now() };
+    if (!starter) return this.#records.start(start);
+    const party = await starter.start(runStartRowOf(start));
+    run.ownerId = party.ownerId;
+    run.threadId = party.threadId;
+    // The memory read side by side may have landed already: kept, whatever the party adds.
+    run.context = { ...run.context, ...party.context, memory: run.context.memory };
   }
 }
