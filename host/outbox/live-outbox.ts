@@ -7,7 +7,7 @@ import { codesWhere } from '../errors/codes-where.ts';
 import { errorCode, messageOf } from '../errors/describe-error.ts';
 import type { RunOutbox } from './run-outbox.ts';
 import { fitToCapabilities, type SendCapabilities } from './fit-to-capabilities.ts';
-import type { OutboxRecords, SendRecord } from './outbox-records.ts';
+import type { OutboxRecords, SendClaimer, SendRecord } from './outbox-records.ts';
 import type { SentReply } from './sent-replies-sql.ts';
 import { retryAfterOf } from '../errors/retry-after-of.ts';
 import type { SendResult } from '../metrics/host-metrics.ts';
@@ -59,6 +59,8 @@ export class LiveOutbox implements RunOutbox {
   #index = 0;
   /** Replies the platform accepted since the runner last took them. */
   #sent: SentReply[] = [];
+  /** Claims the step's first send, when the runner has it carry the previous step's record. */
+  #firstClaimer: SendClaimer | undefined;
 
   constructor(
     private readonly deps: LiveOutboxDeps,
@@ -72,6 +74,10 @@ export class LiveOutbox implements RunOutbox {
     let mid: string | undefined;
     for (const part of fitToCapabilities(envelope, capabilities)) mid = (await this.#sendOne(part, resendUnknown)) ?? mid;
     return { mid };
+  }
+
+  carryFirstClaim(claimer: SendClaimer): void {
+    this.#firstClaimer = claimer;
   }
 
   takeSentReplies(): SentReply[] {
@@ -124,7 +130,9 @@ export class LiveOutbox implements RunOutbox {
    */
   async #claim(sendKey: string, envelope: StdOutgoingMessageEnvelope, resendUnknown: boolean): Promise<SendRecord> {
     const { runId, inboundEventId, source, threadId } = this.target;
-    const row = await this.deps.records.claim({ sendKey, inboundEventId, runId, sourceId: source.id, threadId, envelope }, resendUnknown);
+    const claimer: SendClaimer = this.#firstClaimer ?? ((claim, resend) => this.deps.records.claim(claim, resend));
+    this.#firstClaimer = undefined;
+    const row = await claimer({ sendKey, inboundEventId, runId, sourceId: source.id, threadId, envelope }, resendUnknown);
     if (row.status === 'uncertain') this.deps.logger.warn({ sendKey }, 'a reply whose delivery is unknown is not sent again');
     return row;
   }

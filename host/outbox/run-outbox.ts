@@ -1,4 +1,5 @@
 import type { StdOutgoingMessageEnvelope } from '@bot-ai/api';
+import type { SendClaimer } from './outbox-records.ts';
 import type { SentReply } from './sent-replies-sql.ts';
 
 /** Replies to the subscriber. In a test run nothing is sent: the messages are collected. */
@@ -14,4 +15,10 @@ export interface RunOutbox {
    * statement that records their step (a test run's outbox has none: it records nothing).
    */
   takeSentReplies(): SentReply[];
+  /**
+   * Has the step's first send claimed by `claimer` instead of by the outbox's own statement: the
+   * runner's, which commits the previous step's record in the same statement, one round trip for
+   * both. Absent on an outbox that records nothing (a test run's).
+   */
+  carryFirstClaim?(claimer: SendClaimer): void;
 }

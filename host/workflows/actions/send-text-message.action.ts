@@ -14,6 +14,8 @@ const inputsSchema = z.object({
  */
 export const sendTextMessageAction: WorkflowAction = {
   name: 'send_text_message',
+  // It reads its inputs, then sends: nothing of the database before its first claim.
+  claimsSendFirst: true,
   async run({ inputs }, { outbox }) {
     const parsed = inputsSchema.safeParse(inputs);
     if (!parsed.success) {

@@ -2,6 +2,7 @@ import type { Tool } from 'ai';
 import type { Knex } from 'knex';
 import type { MemoryRecordStore } from '../../memory/records/memory-record-store.ts';
 import type { MemoryTarget } from '../../memory/records/memory-record.ts';
+import { asJsonbStores } from '../../json/as-jsonb-stores.ts';
 import { assertSlugNames } from '../../memory/records/memory-write-rows.ts';
 import type { TaskDef } from '../document/workflow-document.ts';
 import type { BoundMemoryDefinition, RunMemory, RunState, StagedMemoryWrite } from '../runtime/action.ts';
@@ -76,6 +77,7 @@ class StoredRunMemory implements OpenedRunMemory {
     if (!prepared) return this.#refresh(await this.#records.write(runTarget(this.#run), values));
     this.#staged = {
       call: prepared.call,
+      preview: () => this.#refresh(Object.entries(values).map(([slug, value]) => ({ slug, value: asJsonbStores(value) }))),
       settle: async (written, current) => {
         const stored = this.#records.settlePreparedWrite?.(prepared, written, current);
         // A definition changed since it was cached: written the checked way, against the current one.

@@ -67,6 +67,11 @@ export interface StagedMemoryWrite {
    * wrote nothing, writes the values the checked way, which may reject with the store's error.
    */
   settle(written: UpsertedRow[], current: boolean): Promise<void>;
+  /**
+   * Shows the run the values as the statement will store them, before it has: the next step may
+   * run on them while the record waits for its send (see WorkflowAction.claimsSendFirst).
+   */
+  preview(): void;
 }
 
 export interface RunMemory {
@@ -123,5 +128,11 @@ export interface WorkflowAction {
    * with the step's record (RunMemory.update's `withStepRecord`).
    */
   readonly commitsMemoryWithStep?: boolean;
+  /**
+   * The action's first write is a send's claim, and it reads nothing the previous step's record
+   * writes but the memory: that record may then commit in the claim's statement, one round trip
+   * fewer (a greeting's memory write and its reply).
+   */
+  readonly claimsSendFirst?: boolean;
   run(invocation: ActionInvocation, services: ActionServices): Promise<unknown>;
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { BatchedStatement } from '../../db/batched-statement.ts';
 import type { RunState } from './action.ts';
 import { RUN_END_COLUMNS, RUN_END_CTES, runEndColumns, STEP_WRITE_CTES, stepColumns, type RunEnd, type StepWrite } from './run-end-sql.ts';
+import { claimSendsSql, SEND_CLAIM_COLUMNS_BUT_RUN, sendClaimColumns, type SendClaim, type SendRecord } from '../../outbox/outbox-records.ts';
 import { sentRepliesColumns } from '../../outbox/sent-replies-sql.ts';
 import { rowsByCall, toCallRow, UPSERT_IF_CURRENT_CTES } from '../../memory/records/upsert-if-current.ts';
 import type { UpsertedRow } from '../../memory/records/upsert-records.ts';
@@ -68,8 +69,9 @@ export function runStartRowOf({ run, draft, inboundEventId, startedAt }: RunStar
  */
 export class RunRecords {
   readonly #starts: BatchedStatement<RunStart>;
-  readonly #steps: BatchedStatement<StepWrite, { current: (number | string)[]; written: UpsertedRow[] }, StepWritten>;
+  readonly #steps: BatchedStatement<StepWrite, StepWrittenRow, StepWritten>;
   readonly #ends: BatchedStatement<RunEnd>;
+  readonly #claimsWithSteps: Record<'resend' | 'once', BatchedStatement<StepWithClaim, StepWrittenRow & { claims: (SendRecord & { send_key: string })[] }, StepWritten & { claimed: SendRecord | undefined }>>;
 
   constructor(db: Knex) {
     this.#starts = new BatchedStatement(db, {
@@ -79,38 +81,29 @@ export class RunRecords {
     });
     this.#steps = new BatchedStatement(db, {
       name: 'runner-insert-steps',
-      // A step with a staged memory write is recorded only with it: when the write finds a
-      // definition changed and writes nothing, neither is the step (the runner writes both again).
-      // The write does not look at whether the step row existed: a step carrying a write is sent
-      // once (a lost answer fails the run, which a retry then reuses from what committed).
-      sql: `WITH x AS MATERIALIZED (
-              SELECT * FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (run_id uuid, step jsonb, sent jsonb, memory jsonb))
-                WITH ORDINALITY AS x(run_id, step, sent, memory, ord)
-            ), calls AS MATERIALIZED (
-              SELECT x.ord, x.memory->'versions' AS versions, x.memory->'rows' AS rows, (x.memory->>'at')::timestamptz AS at
-                FROM x WHERE x.memory IS NOT NULL
-            ), ${UPSERT_IF_CURRENT_CTES('calls', 'memory')},
-            kept AS MATERIALIZED (SELECT x.* FROM x WHERE x.memory IS NULL OR x.ord IN (SELECT ord FROM memory_current)),
-            ${STEP_WRITE_CTES('kept', 'step', 'sent', 'written')}
-            SELECT (SELECT coalesce(json_agg(ord), '[]'::json) FROM memory_current) AS current,
-                   (SELECT coalesce(json_agg(w), '[]'::json) FROM memory_written AS w) AS written`,
-      toRow: ({ runId, step, sentReplies, memory }) => ({
-        run_id: runId,
-        step: stepColumns(step),
-        sent: sentRepliesColumns(sentReplies),
-        memory: memory ? toCallRow(memory.call) : null,
-      }),
+      sql: recordStepsSql(),
+      toRow: stepWriteColumns,
       // Calls of one owner may not share an upsert; other steps never conflict.
-      keyOf: ({ runId, memory }) => (memory ? `owner:${memory.call.rows[0]?.owner_id}` : `run:${runId}`),
-      results: ([row], writes) => {
-        const current = new Set(row?.current.map(Number));
-        return writes.map((write, index) => {
-          if (!write.memory) return { memoryCurrent: true, memoryWritten: [] };
-          const written = (row?.written ?? []).map(withTimes);
-          return { memoryCurrent: current.has(index + 1), memoryWritten: rowsByCall(written, [write.memory.call])[0]! };
-        });
-      },
+      keyOf: stepWriteKey,
+      results: ([row], writes) => writes.map((write, index) => stepWritten(row, write, index)),
     });
+    const claimsWithSteps = (resendUnknown: boolean) =>
+      new BatchedStatement<StepWithClaim, StepWrittenRow & { claims: (SendRecord & { send_key: string })[] }, StepWritten & { claimed: SendRecord | undefined }>(db, {
+        name: resendUnknown ? 'runner-insert-steps-claim-sends-resend-unknown' : 'runner-insert-steps-claim-sends-once',
+        // The send is the same run's: its run_id is the step's.
+        sql: recordStepsSql({
+          columns: SEND_CLAIM_COLUMNS_BUT_RUN,
+          ctes: `claimed AS (${claimSendsSql('kept', resendUnknown)})`,
+          select: `(SELECT coalesce(json_agg(c), '[]'::json) FROM claimed AS c) AS claims`,
+        }),
+        toRow: ({ write, claim }) => ({ ...sendClaimColumns(claim), ...stepWriteColumns(write) }),
+        keyOf: ({ write }) => stepWriteKey(write),
+        results: ([row], items) => {
+          const claims = new Map((row?.claims ?? []).map(({ send_key, ...record }) => [send_key, record]));
+          return items.map(({ write, claim }, index) => ({ ...stepWritten(row, write, index), claimed: claims.get(claim.sendKey) }));
+        },
+      });
+    this.#claimsWithSteps = { resend: claimsWithSteps(true), once: claimsWithSteps(false) };
     this.#ends = new BatchedStatement(db, {
       name: 'runner-end-runs',
       sql: `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(${RUN_END_COLUMNS})), ${RUN_END_CTES('x')}
@@ -132,10 +125,71 @@ export class RunRecords {
     return this.#steps.submit(write);
   }
 
+  /**
+   * Records a step (as `step` does) and claims a later step's send (as OutboxRecords.claim does)
+   * in one statement: the claim is made only with the step, so when the step's staged memory
+   * write finds a definition changed, neither is written (`memoryCurrent` false, no `claimed`).
+   */
+  stepWithClaim(item: StepWithClaim, resendUnknown: boolean): Promise<StepWritten & { claimed: SendRecord | undefined }> {
+    return this.#claimsWithSteps[resendUnknown ? 'resend' : 'once'].submit(item);
+  }
+
   /** Records the run's last step (and the replies it sent) and its end in one statement. */
   end(end: RunEnd): Promise<void> {
     return this.#ends.submit(end);
   }
+}
+
+/** A step's record and a later step's send, claimed in the statement that records the step. */
+export interface StepWithClaim {
+  write: StepWrite;
+  claim: SendClaim;
+}
+
+/** What a statement recording steps returns: the ords of the writes whose memory was current, and the rows they stored. */
+interface StepWrittenRow {
+  current: (number | string)[];
+  written: UpsertedRow[];
+}
+
+/**
+ * The statement that records steps, each with the replies it sent marked and the memory write it
+ * staged made. A step with a staged memory write is recorded only with it: when the write finds a
+ * definition changed and writes nothing, neither is the step (the runner writes both again). The
+ * write does not look at whether the step row existed: a step carrying a write is sent once (a
+ * lost answer fails the run, which a retry then reuses from what committed). `also` adds columns
+ * to the rows, CTEs over `kept` (the rows recorded) and a field to the result.
+ */
+function recordStepsSql(also?: { columns: string; ctes: string; select: string }): string {
+  const names = also ? also.columns.split(',').map((column) => column.trim().split(' ')[0]) : [];
+  return `WITH x AS MATERIALIZED (
+            SELECT * FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (run_id uuid, step jsonb, sent jsonb, memory jsonb${also ? `, ${also.columns}` : ''}))
+              WITH ORDINALITY AS x(run_id, step, sent, memory, ${names.map((name) => `${name}, `).join('')}ord)
+          ), calls AS MATERIALIZED (
+            SELECT x.ord, x.memory->'versions' AS versions, x.memory->'rows' AS rows, (x.memory->>'at')::timestamptz AS at
+              FROM x WHERE x.memory IS NOT NULL
+          ), ${UPSERT_IF_CURRENT_CTES('calls', 'memory')},
+          kept AS MATERIALIZED (SELECT x.* FROM x WHERE x.memory IS NULL OR x.ord IN (SELECT ord FROM memory_current)),
+          ${STEP_WRITE_CTES('kept', 'step', 'sent', 'written')}${also ? `, ${also.ctes}` : ''}
+          SELECT (SELECT coalesce(json_agg(ord), '[]'::json) FROM memory_current) AS current,
+                 (SELECT coalesce(json_agg(w), '[]'::json) FROM memory_written AS w) AS written${also ? `, ${also.select}` : ''}`;
+}
+
+function stepWriteColumns({ runId, step, sentReplies, memory }: StepWrite): Record<string, unknown> {
+  return { run_id: runId, step: stepColumns(step), sent: sentRepliesColumns(sentReplies), memory: memory ? toCallRow(memory.call) : null };
+}
+
+/** Calls of one owner may not share an upsert; other steps never conflict. */
+function stepWriteKey({ runId, memory }: StepWrite): string {
+  return memory ? `owner:${memory.call.rows[0]?.owner_id}` : `run:${runId}`;
+}
+
+/** The `index`th write's outcome in a statement that answered `row`. */
+function stepWritten(row: StepWrittenRow | undefined, write: StepWrite, index: number): StepWritten {
+  if (!write.memory) return { memoryCurrent: true, memoryWritten: [] };
+  const current = new Set(row?.current.map(Number));
+  const written = (row?.written ?? []).map(withTimes);
+  return { memoryCurrent: current.has(index + 1), memoryWritten: rowsByCall(written, [write.memory.call])[0]! };
 }
 
 /** A stored memory row as json_agg gives it (times as text), with its times as Dates, as pg reads them. */

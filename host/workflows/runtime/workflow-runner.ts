@@ -12,6 +12,7 @@ import type {
   StagedMemoryWrite,
   WorkflowAction,
 } from './action.ts';
+import type { SendClaimer } from '../../outbox/outbox-records.ts';
 import type { RunOutbox } from '../../outbox/run-outbox.ts';
 import { isActionName } from './action-specs.ts';
 import { BranchLog } from '../expressions/branch-log.ts';
@@ -146,8 +147,9 @@ export class WorkflowRunner {
     const [started, opened] = await Promise.allSettled([this.#start(run, request, starter), Promise.all([this.#journal(request), reading])]);
     if (started.status === 'rejected') throw started.reason;
     const steps: StepRecord[] = [];
-    let unrecorded: StepWrite | undefined;
-    let error: StepError | null = null;
+    /** The last step's record, not yet committed (see #runSteps). */
+    const progress: { unrecorded: StepWrite | undefined } = { unrecorded: undefined };
+    let error: StepError | null;
     let memory: RunMemoryHandle | undefined;
     try {
       if (opened.status === 'rejected') throw opened.reason;
@@ -155,21 +157,7 @@ export class WorkflowRunner {
       // Read for an owner the start did not confirm, or before the thread it reads was known: again.
       const stale = starter !== undefined && (run.ownerId !== starter.expectedOwnerId || openedMemory?.readsThread !== false);
       memory = openedMemory === undefined || stale ? await this.deps.openMemory(run) : openedMemory;
-      for (const [position, step] of request.document.flow.entries()) {
-        // A step's record (with its replies marked sent) commits before the next step starts:
-        // a retry reuses what it finds, and the next step's history holds the replies.
-        if (unrecorded) await this.#records.step(unrecorded);
-        unrecorded = undefined;
-        const done = journal.get(position);
-        const write = done?.task === step.do ? { runId, step: this.#reuseStep(position, done, run), sentReplies: [] } : await this.#runStep(position, step.do, run, memory, request);
-        // A staged memory write is committed with its step's record now, the last step's too.
-        unrecorded = write.memory ? await this.#recordWithMemory({ ...write, memory: write.memory }) : write;
-        steps.push(unrecorded?.step ?? write.step);
-        if (unrecorded?.step.error) {
-          error = unrecorded.step.error;
-          break;
-        }
-      }
+      error = await this.#runSteps(run, request, journal, memory, steps, progress);
     } catch (failure) {
       error = describeStepError(failure);
     }
@@ -181,10 +169,88 @@ export class WorkflowRunner {
     }
     const status = error ? 'failed' : 'succeeded';
     // The last step is recorded with the end, by the very next write as before, in one round trip.
-    const end: RunEnd = { runId, status, error, finishedAt: this.deps.now(), lastStep: unrecorded };
+    // One whose memory write is still staged (a failure cut its commit short) is left out with
+    // it: the end records no memory, and a retry must not find the step done without its write.
+    const lastStep = progress.unrecorded?.memory ? undefined : progress.unrecorded;
+    const end: RunEnd = { runId, status, error, finishedAt: this.deps.now(), lastStep };
     if (request.deferEnd) return { runId, status, steps, error, end };
     await this.#records.end(end);
     return { runId, status, steps, error };
+  }
+
+  /**
+   * Runs the flow's steps in order, the first failing one ending it; returns its error. Each
+   * step's record (with the replies it sent marked, and the memory write it staged) commits before
+   * the next step starts, so a retry reuses what it finds and the next step's history holds the
+   * replies; or, when the next step's first write is a send (`claimsSendFirst`), in the statement
+   * that claims that send (CarriedRecord), one round trip for both. The last step's record is left
+   * in `progress.unrecorded` for the run's end, its memory write committed first.
+   */
+  async #runSteps(
+    run: RunState,
+    request: RunRequest,
+    journal: Map<number, { task: string; output: unknown }>,
+    memory: RunMemoryHandle,
+    steps: StepRecord[],
+    progress: { unrecorded: StepWrite | undefined },
+  ): Promise<StepError | null> {
+    /** Commits the pending record; false when its memory write was refused, which failed its step and ends the run. */
+    const commitPending = async (knownStale = false): Promise<boolean> => {
+      const failed = await this.#record(progress.unrecorded!, knownStale);
+      progress.unrecorded = failed;
+      if (failed) steps[steps.length - 1] = failed.step;
+      return failed === undefined;
+    };
+    for (const [position, step] of request.document.flow.entries()) {
+      const done = journal.get(position);
+      if (done?.task === step.do) {
+        if (progress.unrecorded && !(await commitPending())) return progress.unrecorded!.step.error;
+        progress.unrecorded = { runId: run.runId, step: this.#reuseStep(position, done, run), sentReplies: [] };
+        steps.push(progress.unrecorded.step);
+        continue;
+      }
+      const outbox = request.outboxFor(position, run);
+      const carried = progress.unrecorded && outbox.carryFirstClaim && this.#claimsSendFirst(step.do, run) ? new CarriedRecord(progress.unrecorded, this.#records) : undefined;
+      if (carried) {
+        // The step sees the memory the record writes before it is written, as it will be stored.
+        carried.write.memory?.preview();
+        outbox.carryFirstClaim!(carried.claimer);
+      } else if (progress.unrecorded && !(await commitPending())) {
+        return progress.unrecorded!.step.error;
+      }
+      let write = await this.#runStep(position, step.do, run, memory, outbox, request.history);
+      if (carried && carried.fate !== 'carried') {
+        // The step sent nothing (no send, or its first failed with the record): the record
+        // commits now, the checked way when a definition changed under its memory write.
+        if (!(await commitPending(carried.fate === 'stale'))) return progress.unrecorded!.step.error;
+        // It ran on a memory write not made as shown, or failed with the record: it runs again.
+        if (carried.fate !== 'waiting' || carried.write.memory) write = await this.#runStep(position, step.do, run, memory, request.outboxFor(position, run), request.history);
+      }
+      progress.unrecorded = write;
+      steps.push(write.step);
+      if (write.step.error) return write.step.error;
+    }
+    // The end records no memory: a staged write of the last step commits with its record now.
+    if (progress.unrecorded?.memory && !(await commitPending())) return progress.unrecorded!.step.error;
+    return null;
+  }
+
+  /** Whether a task's action makes a send its first write, so an earlier record may ride with its claim. */
+  #claimsSendFirst(taskName: string, run: RunState): boolean {
+    const task = run.document.defs[taskName] as TaskDef | undefined;
+    return task !== undefined && isActionName(task.action) && this.deps.actions.get(task.action)?.claimsSendFirst === true;
+  }
+
+  /**
+   * Commits a step's record; undefined once committed, or the step's record failed when its
+   * staged memory write was refused (see #recordWithMemory).
+   */
+  async #record(write: StepWrite, knownStale = false): Promise<StepWrite | undefined> {
+    if (!write.memory) {
+      await this.#records.step(write);
+      return undefined;
+    }
+    return this.#recordWithMemory({ ...write, memory: write.memory }, knownStale);
   }
 
   /**
@@ -221,19 +287,17 @@ export class WorkflowRunner {
   }
 
   /** Runs a step; its record is written by the caller, with the replies it sent. */
-  async #runStep(position: number, taskName: string, run: RunState, memory: RunMemory, request: RunRequest): Promise<StepWrite> {
+  async #runStep(position: number, taskName: string, run: RunState, memory: RunMemory, outbox: RunOutbox, history: ConversationHistory): Promise<StepWrite> {
     const task = run.document.defs[taskName] as TaskDef;
     const startedAt = this.deps.now();
-    let outbox: RunOutbox | undefined;
     let inputs: Record<string, unknown> | null = null;
     let output: unknown = null;
     let error: StepError | null = null;
     const branches = new BranchLog();
     let staged: StagedMemoryWrite | undefined;
     try {
-      outbox = request.outboxFor(position, run);
       inputs = await this.deps.evaluateInputs(task.inputs ?? {}, run, branches);
-      const services = this.#services(run, memory, outbox, request.history);
+      const services = this.#services(run, memory, outbox, history);
       const action = this.#action(task);
       const runAction = () => action.run({ taskName, task, inputs: inputs!, run }, services);
       // Only a step whose own action commits its write with the record collects: an agent's tools
@@ -260,7 +324,7 @@ export class WorkflowRunner {
       finishedAt: this.deps.now().toISOString(),
     };
     // A failed step's replies sent before it failed are marked too.
-    return { runId: run.runId, step, sentReplies: outbox?.takeSentReplies() ?? [], memory: staged };
+    return { runId: run.runId, step, sentReplies: outbox.takeSentReplies(), memory: staged };
   }
 
   /**
@@ -268,11 +332,12 @@ export class WorkflowRunner {
    * exactly when its write is, so a retried run never applies a write twice. Undefined once
    * recorded. When a definition changed under the staged write, the write is made again against
    * the current one, then the step recorded; refused then, the step failed, and it is returned
-   * unrecorded (failed) for the run's end. That fallback is two commits, as every write was
+   * unrecorded (failed) for the run's end. `knownStale`: a statement that carried it found the
+   * definition changed already. That fallback is two commits, as every write was
    * before: a crash between them (during a definition change) makes the retry write again.
    */
-  async #recordWithMemory(write: StepWrite & { memory: StagedMemoryWrite }): Promise<StepWrite | undefined> {
-    const { memoryCurrent, memoryWritten } = await this.#records.step(write);
+  async #recordWithMemory(write: StepWrite & { memory: StagedMemoryWrite }, knownStale: boolean): Promise<StepWrite | undefined> {
+    const { memoryCurrent, memoryWritten } = knownStale ? { memoryCurrent: false, memoryWritten: [] } : await this.#records.step(write);
     try {
       await write.memory.settle(memoryWritten, memoryCurrent);
     } catch (failure) {
@@ -320,4 +385,35 @@ export class WorkflowRunner {
     // The memory read side by side may have landed already: kept, whatever the party adds.
     run.context = { ...run.context, ...party.context, memory: run.context.memory };
   }
+}
+
+/**
+ * A step's record riding with the next step's first send: RunRecords.stepWithClaim commits both
+ * in one statement, or neither. `fate` says how it went: `waiting` (no send was claimed), `carried`,
+ * `stale` (a definition changed under its memory write) or `failed` (the statement failed).
+ */
+class CarriedRecord {
+  fate: 'waiting' | 'carried' | 'stale' | 'failed' = 'waiting';
+
+  constructor(
+    readonly write: StepWrite,
+    private readonly records: RunRecords,
+  ) {}
+
+  readonly claimer: SendClaimer = async (claim, resendUnknown) => {
+    let answer: Awaited<ReturnType<RunRecords['stepWithClaim']>>;
+    try {
+      answer = await this.records.stepWithClaim({ write: this.write, claim }, resendUnknown);
+    } catch (failure) {
+      this.fate = 'failed';
+      throw failure;
+    }
+    if (!answer.memoryCurrent || !answer.claimed) {
+      this.fate = 'stale';
+      throw new AppError('BOT_ERR_WORKFLOW_MEMORY_CHANGED', 'A memory definition changed under the previous step\'s write; the step runs again once it is written', { sendKey: claim.sendKey });
+    }
+    this.fate = 'carried';
+    await this.write.memory?.settle(answer.memoryWritten, true);
+    return answer.claimed;
+  };
 }
