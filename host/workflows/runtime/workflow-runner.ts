@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { AppError } from '../../errors/app-error.ts';
+import { isConnectionError } from '../../errors/postgres-errors.ts';
 import type { WorkflowDocument, TaskDef } from '../document/workflow-document.ts';
 import type {
   ActionServices,
@@ -219,6 +220,13 @@ export class WorkflowRunner {
         return progress.unrecorded!.step.error;
       }
       let write = await this.#runStep(position, step.do, run, memory, outbox, request.history);
+      if (carried?.fate === 'lost') {
+        // The statement's answer was lost: it may have committed. Neither it nor the send goes
+        // again in this attempt; the event's retry finds what committed (the step, the claim).
+        steps.push(write.step);
+        progress.unrecorded = write;
+        return write.step.error;
+      }
       if (carried && carried.fate !== 'carried') {
         // The step sent nothing (no send, or its first failed with the record): the record
         // commits now, the checked way when a definition changed under its memory write.
@@ -390,10 +398,11 @@ export class WorkflowRunner {
 /**
  * A step's record riding with the next step's first send: RunRecords.stepWithClaim commits both
  * in one statement, or neither. `fate` says how it went: `waiting` (no send was claimed), `carried`,
- * `stale` (a definition changed under its memory write) or `failed` (the statement failed).
+ * `stale` (a definition changed under its memory write), `failed` (the statement was refused and
+ * rolled back) or `lost` (the connection failed: it may have committed).
  */
 class CarriedRecord {
-  fate: 'waiting' | 'carried' | 'stale' | 'failed' = 'waiting';
+  fate: 'waiting' | 'carried' | 'stale' | 'failed' | 'lost' = 'waiting';
 
   constructor(
     readonly write: StepWrite,
@@ -405,7 +414,7 @@ class CarriedRecord {
     try {
       answer = await this.records.stepWithClaim({ write: this.write, claim }, resendUnknown);
     } catch (failure) {
-      this.fate = 'failed';
+      this.fate = isConnectionError(failure) ? 'lost' : 'failed';
       throw failure;
     }
     if (!answer.memoryCurrent || !answer.claimed) {

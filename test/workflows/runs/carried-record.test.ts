@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import type { WorkflowDocument } from '../../../host/workflows/document/workflow-document.ts';
+import { openRunMemory } from '../../../host/workflows/memory/run-memory.ts';
+import type { RunState } from '../../../host/workflows/runtime/action.ts';
+import { RunRecords } from '../../../host/workflows/runtime/run-records.ts';
+import { WorkflowRunner } from '../../../host/workflows/runtime/workflow-runner.ts';
+import { updateMemoryAction } from '../../../host/workflows/actions/update-memory.action.ts';
+import { sendTextMessageAction } from '../../../host/workflows/actions/send-text-message.action.ts';
+import type { RunOutbox } from '../../../host/outbox/run-outbox.ts';
+import type { SendClaimer } from '../../../host/outbox/outbox-records.ts';
+import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { FixedHistory, testModels } from '../ai/ai-fixtures.ts';
+
+// The carried statement (a memory step's record and write, the next step's first claim) commits,
+// but its answer is lost with the connection: it may have committed, so this attempt neither
+// writes it again nor sends; the run fails, and the event's retry finds what committed.
+
+let t: TestApp;
+let profileId = '';
+before(async () => {
+  t = await createTestApp();
+  const definition = await t.request('POST', '/api/memory-definitions', {
+    as: 'admin',
+    body: { name: 'profile', slug: 'profile', scope: 'global', schema: { type: 'object', properties: { name: { type: 'string', description: 'Name' } } } },
+  });
+  assert.equal(definition.status, 201, definition.text);
+  profileId = definition.body.id;
+});
+after(() => t.close());
+
+function outbox(): RunOutbox {
+  let claimer: SendClaimer | undefined;
+  return {
+    carryFirstClaim(c) { claimer = c; },
+    async send(envelope) {
+      const c = claimer ?? (async () => ({ id: randomUUID(), status: 'pending' as const, mid: null }));
+      claimer = undefined;
+      await c({ sendKey: randomUUID(), inboundEventId: randomUUID(), runId: randomUUID(), sourceId: randomUUID(), threadId: randomUUID(), envelope }, false);
+      return { mid: undefined };
+    },
+    takeSentReplies: () => [],
+  };
+}
+
+async function runOnce(owner: string, name: string) {
+  const runner = new WorkflowRunner({
+    db: t.database.db,
+    now: () => new Date(),
+    actions: new Map([['update_memory', updateMemoryAction], ['send_text_message', sendTextMessageAction]]),
+    evaluateInputs: async (inputs: Record<string, unknown>) => inputs,
+    openMemory: (state: RunState) => openRunMemory(state, { db: t.database.db, records: t.services.memoryRecords }),
+    models: testModels(),
+  } as unknown as ConstructorParameters<typeof WorkflowRunner>[0]);
+  const document = {
+    defs: {
+      profile: { kind: 'memory', settings: { definition_id: profileId } },
+      remember: { kind: 'task', action: 'update_memory', inputs: { memory: { profile: { name } } } },
+      reply: { kind: 'task', action: 'send_text_message', inputs: { text: 'hi' } },
+    },
+    flow: [{ do: 'remember' }, { do: 'reply' }],
+  } as unknown as WorkflowDocument;
+  const result = await runner.run({
+    workflowId: randomUUID(), workflowVersion: 1, document, ownerId: owner, mode: 'test',
+    input: { message_type: 'text', text: 'hi' }, outboxFor: () => outbox(), history: new FixedHistory(),
+  });
+  return result;
+}
+
+test('a lost answer of the carried statement fails the run: the memory step is not written again, and nothing is sent', async () => {
+  const owner = `test:${randomUUID()}`;
+  // warm the definitions cache: the first write reads them the checked way
+  await runOnce(owner, 'warm');
+  const original = RunRecords.prototype.stepWithClaim;
+  const originalStep = RunRecords.prototype.step;
+  let commits = 0;
+  RunRecords.prototype.step = async function (write) { if (write.memory) commits += 1; return originalStep.call(this, write); };
+  RunRecords.prototype.stepWithClaim = async function ({ write }) {
+    // The statement commits the step and its memory write (as stepWithClaim's would) ...
+    if (write.memory) commits += 1;
+    const answer = await originalStep.call(this, write);
+    await write.memory?.settle(answer.memoryWritten, answer.memoryCurrent);
+    // ... and its answer is lost.
+    throw Object.assign(new Error('Connection terminated unexpectedly'), { code: '08006' });
+  };
+  try {
+    const result = await runOnce(owner, 'Ada');
+    assert.equal(commits, 1, `the memory step's write was committed ${commits} times in one attempt`);
+    assert.equal(result.status, 'failed');
+    assert.equal(result.error?.code, '08006');
+    assert.deepEqual(result.steps.map((step) => [step.task, step.status]), [['remember', 'succeeded'], ['reply', 'failed']]);
+  } finally {
+    RunRecords.prototype.stepWithClaim = original;
+    RunRecords.prototype.step = originalStep;
+  }
+});
