@@ -2,16 +2,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { WorkflowDocument } from '../../../host/workflows/document/workflow-document.ts';
-import { openRunMemory } from '../../../host/workflows/memory/run-memory.ts';
-import type { RunState } from '../../../host/workflows/runtime/action.ts';
 import { RunRecords } from '../../../host/workflows/runtime/run-records.ts';
-import { WorkflowRunner } from '../../../host/workflows/runtime/workflow-runner.ts';
 import { updateMemoryAction } from '../../../host/workflows/actions/update-memory.action.ts';
 import { sendTextMessageAction } from '../../../host/workflows/actions/send-text-message.action.ts';
 import type { RunOutbox } from '../../../host/outbox/run-outbox.ts';
 import type { SendClaimer } from '../../../host/outbox/outbox-records.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { FixedHistory, testModels } from '../ai/ai-fixtures.ts';
+import { createNameDefinition, testRunner } from './runner-fixture.ts';
+import { FixedHistory } from '../ai/ai-fixtures.ts';
 
 // The carried statement (a memory step's record and write, the next step's first claim) commits,
 // but its answer is lost with the connection: it may have committed, so this attempt neither
@@ -21,12 +19,7 @@ let t: TestApp;
 let profileId = '';
 before(async () => {
   t = await createTestApp();
-  const definition = await t.request('POST', '/api/memory-definitions', {
-    as: 'admin',
-    body: { name: 'profile', slug: 'profile', scope: 'global', schema: { type: 'object', properties: { name: { type: 'string', description: 'Name' } } } },
-  });
-  assert.equal(definition.status, 201, definition.text);
-  profileId = definition.body.id;
+  profileId = await createNameDefinition(t, 'profile');
 });
 after(() => t.close());
 
@@ -45,14 +38,7 @@ function outbox(): RunOutbox {
 }
 
 async function runOnce(owner: string, name: string) {
-  const runner = new WorkflowRunner({
-    db: t.database.db,
-    now: () => new Date(),
-    actions: new Map([['update_memory', updateMemoryAction], ['send_text_message', sendTextMessageAction]]),
-    evaluateInputs: async (inputs: Record<string, unknown>) => inputs,
-    openMemory: (state: RunState) => openRunMemory(state, { db: t.database.db, records: t.services.memoryRecords }),
-    models: testModels(),
-  } as unknown as ConstructorParameters<typeof WorkflowRunner>[0]);
+  const runner = testRunner(t, [updateMemoryAction, sendTextMessageAction]);
   const document = {
     defs: {
       profile: { kind: 'memory', settings: { definition_id: profileId } },

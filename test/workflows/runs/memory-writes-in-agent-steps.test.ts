@@ -3,11 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { updateMemoryAction } from '../../../host/workflows/actions/update-memory.action.ts';
 import type { WorkflowDocument } from '../../../host/workflows/document/workflow-document.ts';
-import { openRunMemory } from '../../../host/workflows/memory/run-memory.ts';
-import type { RunState, WorkflowAction } from '../../../host/workflows/runtime/action.ts';
-import { WorkflowRunner } from '../../../host/workflows/runtime/workflow-runner.ts';
+import type { WorkflowAction } from '../../../host/workflows/runtime/action.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { FixedHistory, RecordingOutbox, testModels } from '../ai/ai-fixtures.ts';
+import { createNameDefinition, testRunner } from './runner-fixture.ts';
+import { FixedHistory, RecordingOutbox } from '../ai/ai-fixtures.ts';
 
 // An update_memory step's write is staged and committed with the step's record. Run as an agent's
 // custom tool, the same action must write at once: the model is told the write is done, and may
@@ -17,12 +16,7 @@ let t: TestApp;
 let definitionId: string;
 before(async () => {
   t = await createTestApp();
-  const definition = await t.request('POST', '/api/memory-definitions', {
-    as: 'admin',
-    body: { name: 'Profile', slug: 'profile', scope: 'global', schema: { type: 'object', properties: { name: { type: 'string', description: 'Name' } } } },
-  });
-  assert.equal(definition.status, 201, definition.text);
-  definitionId = definition.body.id;
+  definitionId = await createNameDefinition(t, 'profile');
   // The definitions are cached after a first write: from then on a step's write is staged.
   assert.equal((await run(agent(async () => null), 'save_a', 'test:warm')).status, 'succeeded');
 });
@@ -34,17 +28,7 @@ function agent(behaviour: (services: Parameters<WorkflowAction['run']>[1]) => Pr
 }
 
 function run(agentAction: WorkflowAction, flowTask: string, ownerId: string) {
-  const runner = new WorkflowRunner({
-    db: t.database.db,
-    now: () => new Date(),
-    actions: new Map<string, WorkflowAction>([
-      ['update_memory', updateMemoryAction],
-      ['ai_agent', agentAction],
-    ]),
-    evaluateInputs: async (inputs: Record<string, unknown>) => inputs,
-    openMemory: (state: RunState) => openRunMemory(state, { db: t.database.db, records: t.services.memoryRecords }),
-    models: testModels(),
-  } as unknown as ConstructorParameters<typeof WorkflowRunner>[0]);
+  const runner = testRunner(t, [updateMemoryAction, agentAction]);
   const document = {
     defs: {
       profile: { kind: 'memory', settings: { definition_id: definitionId } },

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { WorkflowDocument } from '../../../host/workflows/document/workflow-document.ts';
-import { openRunMemory } from '../../../host/workflows/memory/run-memory.ts';
-import type { RunState, WorkflowAction } from '../../../host/workflows/runtime/action.ts';
+import type { WorkflowAction } from '../../../host/workflows/runtime/action.ts';
 import type { RunStartRow } from '../../../host/workflows/runtime/run-records.ts';
-import { WorkflowRunner, type RunStarter } from '../../../host/workflows/runtime/workflow-runner.ts';
+import type { RunStarter } from '../../../host/workflows/runtime/workflow-runner.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { FixedHistory, RecordingOutbox, testModels } from '../ai/ai-fixtures.ts';
+import { createNameDefinition, testRunner } from './runner-fixture.ts';
+import { FixedHistory, RecordingOutbox } from '../ai/ai-fixtures.ts';
 
 // A run whose caller records its start (the dispatcher, entering the conversation) reads its
 // memory side by side, for the owner it expects; what the start then says decides what it reads.
@@ -16,14 +16,8 @@ let t: TestApp;
 const ids: Record<'profile' | 'notes', string> = { profile: '', notes: '' };
 before(async () => {
   t = await createTestApp();
-  for (const [slug, scope] of [['profile', 'global'], ['notes', 'thread']] as const) {
-    const definition = await t.request('POST', '/api/memory-definitions', {
-      as: 'admin',
-      body: { name: slug, slug, scope, schema: { type: 'object', properties: { name: { type: 'string', description: 'Name' } } } },
-    });
-    assert.equal(definition.status, 201, definition.text);
-    ids[slug] = definition.body.id;
-  }
+  ids.profile = await createNameDefinition(t, 'profile');
+  ids.notes = await createNameDefinition(t, 'notes', 'thread');
 });
 after(() => t.close());
 
@@ -46,17 +40,7 @@ async function runWith(defs: ('profile' | 'notes')[], starter: RunStarter, opene
       return null;
     },
   };
-  const runner = new WorkflowRunner({
-    db: t.database.db,
-    now: () => new Date(),
-    actions: new Map([['ai_agent', look]]),
-    evaluateInputs: async (inputs: Record<string, unknown>) => inputs,
-    openMemory: (state: RunState) => {
-      opened();
-      return openRunMemory(state, { db: t.database.db, records: t.services.memoryRecords });
-    },
-    models: testModels(),
-  } as unknown as ConstructorParameters<typeof WorkflowRunner>[0]);
+  const runner = testRunner(t, [look], opened);
   const document = {
     defs: {
       ...Object.fromEntries(defs.map((slug) => [slug, { kind: 'memory', settings: { definition_id: ids[slug] } }])),
