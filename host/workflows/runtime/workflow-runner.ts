@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { AppError } from '../../errors/app-error.ts';
-import { isConnectionError } from '../../errors/postgres-errors.ts';
 import type { WorkflowDocument, TaskDef } from '../document/workflow-document.ts';
 import type {
   ActionServices,
@@ -13,11 +12,11 @@ import type {
   StagedMemoryWrite,
   WorkflowAction,
 } from './action.ts';
-import type { SendClaimer } from '../../outbox/outbox-records.ts';
 import type { RunOutbox } from '../../outbox/run-outbox.ts';
 import { isActionName } from './action-specs.ts';
 import { BranchLog } from '../expressions/branch-log.ts';
 import { describeStepError, type StepError } from './describe-step-error.ts';
+import { CarriedRecord } from './carried-record.ts';
 import { RunRecords, runStartRowOf, type RunStartRow } from './run-records.ts';
 import type { RunEnd, StepWrite } from './run-end-sql.ts';
 import type { StepRecord } from './step-record.ts';
@@ -393,36 +392,4 @@ export class WorkflowRunner {
     // The memory read side by side may have landed already: kept, whatever the party adds.
     run.context = { ...run.context, ...party.context, memory: run.context.memory };
   }
-}
-
-/**
- * A step's record riding with the next step's first send: RunRecords.stepWithClaim commits both
- * in one statement, or neither. `fate` says how it went: `waiting` (no send was claimed), `carried`,
- * `stale` (a definition changed under its memory write), `failed` (the statement was refused and
- * rolled back) or `lost` (the connection failed: it may have committed).
- */
-class CarriedRecord {
-  fate: 'waiting' | 'carried' | 'stale' | 'failed' | 'lost' = 'waiting';
-
-  constructor(
-    readonly write: StepWrite,
-    private readonly records: RunRecords,
-  ) {}
-
-  readonly claimer: SendClaimer = async (claim, resendUnknown) => {
-    let answer: Awaited<ReturnType<RunRecords['stepWithClaim']>>;
-    try {
-      answer = await this.records.stepWithClaim({ write: this.write, claim }, resendUnknown);
-    } catch (failure) {
-      this.fate = isConnectionError(failure) ? 'lost' : 'failed';
-      throw failure;
-    }
-    if (!answer.memoryCurrent || !answer.claimed) {
-      this.fate = 'stale';
-      throw new AppError('BOT_ERR_WORKFLOW_MEMORY_CHANGED', 'A memory definition changed under the previous step\'s write; the step runs again once it is written', { sendKey: claim.sendKey });
-    }
-    this.fate = 'carried';
-    await this.write.memory?.settle(answer.memoryWritten, true);
-    return answer.claimed;
-  };
 }
