@@ -4,7 +4,10 @@ import { processTreeUsage } from '../../host/channels/runner/process-tree-usage.
 
 /** CPU time (user + system, all threads) spent by each part of the pipeline, in ms. */
 export interface CpuTimes {
+  /** The host process with its channel runners. */
   host: number;
+  /** The runners alone: the host's descendants other than itself (bubblewrap and the sandboxed Node). */
+  runners: number;
   postgres: number;
   /** This process: the fake platform. */
   platform: number;
@@ -25,12 +28,13 @@ export async function readCpuTimes(db: Knex, hostPid: number): Promise<CpuTimes>
   const usage = process.cpuUsage();
   // The host with its children: each channel's runner process does the plugin's share of the work.
   const host = processTreeUsage(hostPid)?.cpuMs ?? 0;
-  return { host, postgres: backends.reduce((sum, ms) => sum + ms, 0), platform: (usage.user + usage.system) / 1000 };
+  const hostAlone = await cpuMsOf(hostPid);
+  return { host, runners: host - hostAlone, postgres: backends.reduce((sum, ms) => sum + ms, 0), platform: (usage.user + usage.system) / 1000 };
 }
 
 /** The difference of two readings, backends gone or new in between aside. */
 export function cpuSince(before: CpuTimes, after: CpuTimes): CpuTimes {
-  return { host: after.host - before.host, postgres: after.postgres - before.postgres, platform: after.platform - before.platform };
+  return { host: after.host - before.host, runners: after.runners - before.runners, postgres: after.postgres - before.postgres, platform: after.platform - before.platform };
 }
 
 async function cpuMsOf(pid: number): Promise<number> {

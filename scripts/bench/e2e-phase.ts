@@ -79,7 +79,7 @@ export async function runPhase(context: PhaseContext, plan: E2eLoadPlan): Promis
     missingDetails: await describeMissing(db, missing),
     duplicates: platform.duplicates - duplicatesBefore,
     writesPerMessage: perMessage(writes),
-    cpuPerMessage: { host: perMessage(cpu.host), postgres: perMessage(cpu.postgres), platform: perMessage(cpu.platform), load: perMessage(load.cpuMs) },
+    cpuPerMessage: { host: perMessage(cpu.host), runners: perMessage(cpu.runners), postgres: perMessage(cpu.postgres), platform: perMessage(cpu.platform), load: perMessage(load.cpuMs) },
     stages: await readStageMedians(db, plan.prefix, acks, platform.arrivals),
   };
 }

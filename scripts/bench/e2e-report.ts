@@ -22,6 +22,8 @@ const STAGES: [keyof StageMedians, string][] = [
   ['markedToFinished', 'answer back → run finished'],
 ];
 
+const CPU_ROWS = { host: 'host', runners: '  of which runners', postgres: 'postgres backends', platform: 'platform', load: 'load' } as const;
+
 export function printE2eRound(round: E2eRound, index: number, options: E2eOptions): void {
   const phases: [string, PhaseResult][] = [[`${options.rate}/s`, round.fixed], ['saturation', round.flood]];
   printTable(`Round ${index + 1}`, [
@@ -47,7 +49,7 @@ export function printE2eRound(round: E2eRound, index: number, options: E2eOption
   ]);
   printTable('CPU time per message (all threads; the machine has 2 cores)', [
     ['process', ...phases.map(([label]) => label)],
-    ...(['host', 'postgres', 'platform', 'load'] as const).map((key) => [key === 'postgres' ? 'postgres backends' : key, ...phases.map(([, result]) => formatMs(result.cpuPerMessage[key]))]),
+    ...(['host', 'runners', 'postgres', 'platform', 'load'] as const).map((key) => [CPU_ROWS[key], ...phases.map(([, result]) => formatMs(result.cpuPerMessage[key]))]),
   ]);
   for (const [label, result] of phases) {
     if (result.failed > 0) console.warn(`  ${label}: webhooks not acknowledged: ${JSON.stringify(result.failures)}`);
