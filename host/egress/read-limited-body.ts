@@ -1,34 +1,41 @@
 import { egressError } from './egress-error.ts';
 
-/** The parts of a fetch Response the reader needs (undici's and the global one both fit). */
-export interface StreamedResponse {
-  headers: { get(name: string): string | null };
-  body: ReadableStream<Uint8Array> | null;
+/** An answer's body as the connection pool streams it (undici's `request`). */
+export interface StreamedBody extends AsyncIterable<Uint8Array> {
+  destroy(error?: Error): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * Abandons an answer's body: the connection closes rather than read what nobody wants. Destroyed
+ * before its end, undici's body emits an abort error, which is ours and expected, not a fault.
+ */
+export function discardBody(body: StreamedBody): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 /**
  * The whole (decoded) body, read chunk by chunk and abandoned as soon as it passes `maxBytes`:
- * cancelling the stream closes the connection, so a huge or endless answer (or a compression
- * bomb) costs at most `maxBytes` of memory. Throws `BOT_ERR_EGRESS_RESPONSE_TOO_LARGE`.
- * @example const body = await readLimitedBody(response, 10_485_760, url.origin);
+ * destroying the stream closes the connection, so a huge or endless answer (or a compression
+ * bomb) costs at most `maxBytes` of memory. `declaredBytes` is the answer's content-length, if it
+ * gave one for the bytes as they come (not decoded). Throws `BOT_ERR_EGRESS_RESPONSE_TOO_LARGE`.
+ * @example const body = await readLimitedBody(answer.body, Number(answer.headers['content-length']), 10_485_760, url.origin);
  */
-export async function readLimitedBody(response: StreamedResponse, maxBytes: number, origin: string): Promise<Uint8Array> {
-  if (response.body === null) return new Uint8Array(0);
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > maxBytes) {
-    await response.body.cancel().catch(() => {});
+export async function readLimitedBody(body: StreamedBody, declaredBytes: number, maxBytes: number, origin: string): Promise<Uint8Array> {
+  if (declaredBytes > maxBytes) {
+    discardBody(body);
     throw tooLarge(origin, maxBytes);
   }
-  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    total += read.value.byteLength;
+  for await (const chunk of body) {
+    total += chunk.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
+      discardBody(body);
       throw tooLarge(origin, maxBytes);
     }
-    chunks.push(read.value);
+    chunks.push(chunk);
   }
   return concat(chunks, total);
 }
