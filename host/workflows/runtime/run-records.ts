@@ -85,7 +85,7 @@ export class RunRecords {
       toRow: stepWriteColumns,
       // Calls of one owner may not share an upsert; other steps never conflict.
       keyOf: stepWriteKey,
-      results: ([row], writes) => writes.map((write, index) => stepWritten(row, write, index)),
+      results: ([row], writes) => stepsWritten(row, writes),
     });
     const claimsWithSteps = (resendUnknown: boolean) =>
       new BatchedStatement<StepWithClaim, StepWrittenRow & { claims: (SendRecord & { send_key: string })[] }, StepWritten & { claimed: SendRecord | undefined }>(db, {
@@ -100,7 +100,8 @@ export class RunRecords {
         keyOf: ({ write }) => stepWriteKey(write),
         results: ([row], items) => {
           const claims = new Map((row?.claims ?? []).map(({ send_key, ...record }) => [send_key, record]));
-          return items.map(({ write, claim }, index) => ({ ...stepWritten(row, write, index), claimed: claims.get(claim.sendKey) }));
+          const written = stepsWritten(row, items.map(({ write }) => write));
+          return items.map(({ claim }, index) => ({ ...written[index]!, claimed: claims.get(claim.sendKey) }));
         },
       });
     this.#claimsWithSteps = { resend: claimsWithSteps(true), once: claimsWithSteps(false) };
@@ -184,16 +185,24 @@ function stepWriteKey({ runId, memory }: StepWrite): string {
   return memory ? `owner:${memory.call.rows[0]?.owner_id}` : `run:${runId}`;
 }
 
-/** The `index`th write's outcome in a statement that answered `row`. */
-function stepWritten(row: StepWrittenRow | undefined, write: StepWrite, index: number): StepWritten {
-  if (!write.memory) return { memoryCurrent: true, memoryWritten: [] };
+/**
+ * Each write's outcome in the statement that answered `row`, in order. The stored rows are read
+ * once for the whole statement: a batch of n writes would otherwise parse every row's times n
+ * times over.
+ */
+function stepsWritten(row: StepWrittenRow | undefined, writes: StepWrite[]): StepWritten[] {
   const current = new Set(row?.current.map(Number));
-  const written = (row?.written ?? []).map(withTimes);
-  return { memoryCurrent: current.has(index + 1), memoryWritten: rowsByCall(written, [write.memory.call])[0]! };
+  const calls = writes.flatMap((write) => (write.memory ? [write.memory.call] : []));
+  const byCall = calls.length === 0 ? [] : rowsByCall((row?.written ?? []).map(withTimes), calls);
+  let call = 0;
+  return writes.map((write, index) => (write.memory ? { memoryCurrent: current.has(index + 1), memoryWritten: byCall[call++]! } : { memoryCurrent: true, memoryWritten: [] }));
 }
 
 /** A stored memory row as json_agg gives it (times as text), with its times as Dates, as pg reads them. */
 function withTimes(row: UpsertedRow): UpsertedRow {
-  const at = (value: Date | string | null) => (value === null ? null : new Date(value));
-  return { ...row, created_at: at(row.created_at)!, updated_at: at(row.updated_at)!, expires_at: at(row.expires_at) };
+  return { ...row, created_at: asDate(row.created_at)!, updated_at: asDate(row.updated_at)!, expires_at: asDate(row.expires_at) };
+}
+
+function asDate(value: Date | string | null): Date | null {
+  return value === null ? null : new Date(value);
 }

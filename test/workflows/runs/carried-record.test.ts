@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import type { WorkflowDocument } from '../../../host/workflows/document/workflow-document.ts';
 import { RunRecords } from '../../../host/workflows/runtime/run-records.ts';
-import { updateMemoryAction } from '../../../host/workflows/actions/update-memory.action.ts';
-import { sendTextMessageAction } from '../../../host/workflows/actions/send-text-message.action.ts';
-import type { RunOutbox } from '../../../host/outbox/run-outbox.ts';
-import type { SendClaimer } from '../../../host/outbox/outbox-records.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { createNameDefinition, testRunner } from './runner-fixture.ts';
-import { FixedHistory } from '../ai/ai-fixtures.ts';
+import { createNameDefinition, runRememberThenReply } from './runner-fixture.ts';
 
 // The carried statement (a memory step's record and write, the next step's first claim) commits,
 // but its answer is lost with the connection: it may have committed, so this attempt neither
@@ -23,35 +17,8 @@ before(async () => {
 });
 after(() => t.close());
 
-function outbox(): RunOutbox {
-  let claimer: SendClaimer | undefined;
-  return {
-    carryFirstClaim(c) { claimer = c; },
-    async send(envelope) {
-      const c = claimer ?? (async () => ({ id: randomUUID(), status: 'pending' as const, mid: null }));
-      claimer = undefined;
-      await c({ sendKey: randomUUID(), inboundEventId: randomUUID(), runId: randomUUID(), sourceId: randomUUID(), threadId: randomUUID(), envelope }, false);
-      return { mid: undefined };
-    },
-    takeSentReplies: () => [],
-  };
-}
-
-async function runOnce(owner: string, name: string) {
-  const runner = testRunner(t, [updateMemoryAction, sendTextMessageAction]);
-  const document = {
-    defs: {
-      profile: { kind: 'memory', settings: { definition_id: profileId } },
-      remember: { kind: 'task', action: 'update_memory', inputs: { memory: { profile: { name } } } },
-      reply: { kind: 'task', action: 'send_text_message', inputs: { text: 'hi' } },
-    },
-    flow: [{ do: 'remember' }, { do: 'reply' }],
-  } as unknown as WorkflowDocument;
-  const result = await runner.run({
-    workflowId: randomUUID(), workflowVersion: 1, document, ownerId: owner, mode: 'test',
-    input: { message_type: 'text', text: 'hi' }, outboxFor: () => outbox(), history: new FixedHistory(),
-  });
-  return result;
+function runOnce(owner: string, name: string) {
+  return runRememberThenReply(t, profileId, owner, name);
 }
 
 test('a lost answer of the carried statement fails the run: the memory step is not written again, and nothing is sent', async () => {
