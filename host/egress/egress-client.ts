@@ -1,9 +1,11 @@
 import { isIP } from 'node:net';
 import type { EgressRequest, EgressResponse } from '@bot-ai/api';
-import { Agent, interceptors, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { innermostCause } from '../errors/cause-chain.ts';
 import { egressRuleFor, type EgressAllowance, type EgressRule } from './egress-allowance.ts';
 import { egressError, findEgressError } from './egress-error.ts';
+import { isBadPort } from './bad-ports.ts';
+import { decodedBody, hasBody } from './decode-body.ts';
 import { fetchHeaderPairs, withFetchDefaults } from './fetch-headers.ts';
 import { firstHop, type EgressHop } from './egress-hop.ts';
 import type { EgressLimits } from './egress-limits.ts';
@@ -68,20 +70,21 @@ export class EgressClient {
   }
 
   /**
-   * A connection pool whose every connection resolves its name through `lookup`, answering with
-   * the body decoded as `fetch` decodes it (gzip, deflate, br, zstd; error answers too). Requests
-   * go through undici's `request`, not `fetch`: the same pool and wire for a third of the CPU,
-   * since `fetch`'s web streams and Request/Response objects cost more than the send itself.
+   * A connection pool whose every connection resolves its name through `lookup`. Requests go
+   * through undici's `request`, not `fetch`: the same pool and wire for a third of the CPU, since
+   * `fetch`'s web streams and Request/Response objects cost more than the send itself. What
+   * `fetch` did besides is done here: its default headers, its blocked ports, its decoding.
    */
   #pool(lookup: ReturnType<typeof guardedLookup>): Dispatcher {
     const agent = new Agent({ connect: { lookup } });
     this.#agents.push(agent);
-    return agent.compose(interceptors.decompress({ skipErrorResponses: false }));
+    return agent;
   }
 
   /** One request, to its end: the host's answer as plain data, or a coded refusal. */
   async perform(request: EgressRequest, allowance: EgressAllowance): Promise<EgressResponse> {
-    const timeoutMs = Math.min(this.#limits.timeoutMs, positiveOr(request.timeoutMs, Number.POSITIVE_INFINITY));
+    // Whole milliseconds: AbortSignal.timeout refuses a fraction.
+    const timeoutMs = Math.ceil(Math.min(this.#limits.timeoutMs, positiveOr(request.timeoutMs, Number.POSITIVE_INFINITY)));
     const signal = AbortSignal.timeout(timeoutMs);
     let hop: EgressHop | undefined;
     try {
@@ -101,7 +104,8 @@ export class EgressClient {
     let hop = first;
     for (let redirects = 0; ; redirects++) {
       const response = await this.#send(hop, this.#ruleFor(hop, allowance, redirects), signal);
-      const location = isRedirectStatus(response.statusCode) ? headerValue(response.headers.location) : undefined;
+      // Repeated, the values are joined as fetch joins them, and the result must still parse.
+      const location = isRedirectStatus(response.statusCode) ? [response.headers.location ?? []].flat().join(', ') || undefined : undefined;
       if (location === undefined || mode === 'manual') return this.#answer(response, hop, redirects > 0);
       discardBody(response.body);
       if (mode === 'error') throw egressError('BOT_ERR_EGRESS_REDIRECT_REFUSED', `${hop.url.origin} redirected, and the request asked for redirect: 'error'`);
@@ -114,6 +118,10 @@ export class EgressClient {
 
   #ruleFor(hop: EgressHop, allowance: EgressAllowance, redirects: number): EgressRule {
     const rule = egressRuleFor(hop.url, allowance);
+    if (rule && isBadPort(hop.url)) {
+      const refusal = `${hop.url.origin} is on port ${hop.url.port}, where fetch never sends HTTP (mail, chat, file services)`;
+      throw egressError(redirects > 0 ? 'BOT_ERR_EGRESS_REDIRECT_REFUSED' : 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED', refusal);
+    }
     if (rule) return rule;
     if (redirects > 0) throw egressError('BOT_ERR_EGRESS_REDIRECT_REFUSED', `A redirect led to ${hop.url.origin}, which this channel may not reach`);
     throw egressError(
@@ -143,10 +151,25 @@ export class EgressClient {
   }
 
   async #answer(response: Dispatcher.ResponseData, hop: EgressHop, redirected: boolean): Promise<EgressResponse> {
-    // Decoding drops content-length; when it is there, it counts the bytes as they come.
-    const declared = Number(headerValue(response.headers['content-length']) ?? Number.NaN);
-    const body = await readLimitedBody(response.body, declared, this.#limits.maxResponseBytes, hop.url.origin);
+    let body: Uint8Array = new Uint8Array(0);
+    // A HEAD or 304 answer's content-length is the resource's, not a body's: there is none.
+    if (!hasBody(hop.method, response.statusCode)) discardBody(response.body);
+    else {
+      // content-length counts the bytes as they come, before decoding: over the limit, they are too many already.
+      const declared = Number(headerValue(response.headers['content-length']) ?? Number.NaN);
+      const decoded = decodeOrDiscard(response);
+      body = await readLimitedBody(decoded, declared, this.#limits.maxResponseBytes, hop.url.origin);
+    }
     return { status: response.statusCode, statusText: response.statusText, headers: fetchHeaderPairs(response.headers), body, url: hop.url.href, redirected };
+  }
+}
+
+function decodeOrDiscard(response: Dispatcher.ResponseData) {
+  try {
+    return decodedBody(response.body, response.headers['content-encoding']);
+  } catch (error) {
+    discardBody(response.body);
+    throw error;
   }
 }
 

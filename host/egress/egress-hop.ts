@@ -37,10 +37,14 @@ export function checkUrl(value: unknown): URL {
   return url;
 }
 
+/** Methods written in any case that mean the standard one, as fetch normalizes them (`post` is POST). */
+const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+
 function checkMethod(value: unknown): string {
   if (typeof value !== 'string' || !HTTP_TOKEN.test(value)) throw egressError('BOT_ERR_EGRESS_BAD_REQUEST', 'The request method is not an HTTP token');
-  if (REFUSED_METHODS.has(value.toUpperCase())) throw egressError('BOT_ERR_EGRESS_BAD_REQUEST', `The host does not send ${value.toUpperCase()} requests`);
-  return value;
+  const upper = value.toUpperCase();
+  if (REFUSED_METHODS.has(upper)) throw egressError('BOT_ERR_EGRESS_BAD_REQUEST', `The host does not send ${upper} requests`);
+  return NORMALIZED_METHODS.has(upper) ? upper : value;
 }
 
 function checkBody(body: unknown, method: string, maxBytes: number): Uint8Array | undefined {

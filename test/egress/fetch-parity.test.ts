@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { describe, test } from 'node:test';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { describe, test, type TestContext } from 'node:test';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import type { EgressRequest, EgressResponse } from '@bot-ai/api';
 import { fetch } from 'undici';
-import { startClient, startListener, text, type ReceivedRequest } from './egress-fixtures.ts';
+import { rejectsWithCode, startClient, startListener, TEST_LIMITS, type ReceivedRequest } from './egress-fixtures.ts';
 
 /**
  * Plugins were written against `fetch`: the host's egress sends through its connection pool
@@ -65,32 +65,62 @@ describe('the egress client answers what fetch answers', () => {
   for (const [name, answer] of answers) {
     test(name, async (t) => {
       const listener = await startListener(t, (_request, res) => answer(res));
-      const request: EgressRequest = { url: `${listener.origin}/`, method: 'GET', headers: [], redirect: 'manual' };
-      const expected = await throughFetch(request);
-      const actual = await startClient(t).perform(request, ALLOWANCE(listener.origin));
-      const withoutDate = (answer: EgressResponse) => ({ ...answer, headers: answer.headers.filter(([header]) => header !== 'date') });
-      assert.deepEqual(withoutDate(actual), withoutDate(expected));
+      await expectSameAnswer(t, { url: `${listener.origin}/`, method: 'GET', headers: [], redirect: 'manual' }, listener.origin);
     });
   }
 
-  const encodings: [string, (plain: Buffer) => Buffer][] = [
-    ['gzip', gzipSync],
-    ['deflate', deflateSync],
-    ['br', brotliCompressSync],
+  const plain = Buffer.from('{"ok":false}');
+  const encoded: [string, string, Buffer][] = [
+    ['a gzip body', 'gzip', gzipSync(plain)],
+    ['a zlib deflate body', 'deflate', deflateSync(plain)],
+    ['a raw deflate body (no zlib header)', 'deflate', deflateRawSync(plain)],
+    ['a br body', 'br', brotliCompressSync(plain)],
+    ['a zstd body', 'zstd', zstdCompressSync(plain)],
+    ['gzip over br, undone in reverse', 'br, gzip', gzipSync(brotliCompressSync(plain))],
+    ['an empty gzip body', 'gzip', Buffer.alloc(0)],
+    ['a gzip body cut short', 'gzip', gzipSync(Buffer.from('x'.repeat(2_000))).subarray(0, 60)],
+    ['a coding nobody knows, left as it came', 'compress', plain],
   ];
-  for (const [encoding, compress] of encodings) {
-    test(`a ${encoding} body is decoded, on an error answer too; the encoding headers describe what was sent, so they go`, async (t) => {
-      const listener = await startListener(t, (_request, res) => res.writeHead(500, { 'content-encoding': encoding, 'content-type': 'application/json' }).end(compress(Buffer.from('{"ok":false}'))));
-      const request: EgressRequest = { url: `${listener.origin}/`, method: 'GET', headers: [] };
-      const expected = await throughFetch(request);
-      const actual = await startClient(t).perform(request, ALLOWANCE(listener.origin));
-      assert.equal(text(actual.body), '{"ok":false}');
-      assert.deepEqual([actual.status, text(actual.body)], [expected.status, text(expected.body)]);
-      const decodedAway = new Set(['content-encoding', 'content-length', 'date']);
-      assert.deepEqual(
-        actual.headers.filter(([header]) => header !== 'date'),
-        expected.headers.filter(([header]) => !decodedAway.has(header)),
-      );
+  for (const [name, encoding, bytes] of encoded) {
+    test(`${name}, on an error answer too`, async (t) => {
+      const listener = await startListener(t, (_request, res) => res.writeHead(500, { 'content-encoding': encoding, 'content-type': 'application/json' }).end(bytes));
+      await expectSameAnswer(t, { url: `${listener.origin}/`, method: 'GET', headers: [] }, listener.origin);
     });
   }
+
+  test('a HEAD or 304 answer has no body, whatever length it declares', async (t) => {
+    const listener = await startListener(t, (request, res) => {
+      const large = { 'content-length': String(TEST_LIMITS.maxResponseBytes * 100), etag: '"v1"' };
+      if (request.method === 'HEAD') res.writeHead(200, large).end();
+      else res.writeHead(304, large).end();
+    });
+    await expectSameAnswer(t, { url: `${listener.origin}/`, method: 'HEAD', headers: [] }, listener.origin);
+    await expectSameAnswer(t, { url: `${listener.origin}/`, method: 'GET', headers: [['if-none-match', '"v1"']] }, listener.origin);
+  });
+});
+
+async function expectSameAnswer(t: TestContext, request: EgressRequest, origin: string): Promise<void> {
+  const expected = await throughFetch(request);
+  const actual = await startClient(t).perform(request, ALLOWANCE(origin));
+  const withoutDate = (answer: EgressResponse) => ({ ...answer, headers: answer.headers.filter(([header]) => header !== 'date') });
+  assert.deepEqual(withoutDate(actual), withoutDate(expected));
+}
+
+describe('the egress client goes nowhere fetch would not', () => {
+  test("a port fetch never sends HTTP to (SMTP's) is refused, before any connection", async (t) => {
+    await rejectsWithCode(startClient(t).perform({ url: 'http://127.0.0.1:25/', method: 'POST', headers: [] }, ALLOWANCE('http://127.0.0.1:25')), 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED');
+  });
+
+  test('a redirect to such a port is refused', async (t) => {
+    const listener = await startListener(t, (_request, res) => res.writeHead(307, { location: 'http://127.0.0.1:25/' }).end());
+    const allowance = { hosts: [], origins: [listener.origin, 'http://127.0.0.1:25'] };
+    await rejectsWithCode(startClient(t).perform({ url: `${listener.origin}/`, method: 'GET', headers: [] }, allowance), 'BOT_ERR_EGRESS_REDIRECT_REFUSED');
+  });
+
+  test('a standard method in lower case is sent as fetch sends it, in upper case', async (t) => {
+    const listener = await startListener(t, (_request, res) => res.end('ok'));
+    await startClient(t).perform({ url: `${listener.origin}/`, method: 'post', headers: [], body: new TextEncoder().encode('x') }, ALLOWANCE(listener.origin));
+    assert.equal(listener.received[0]?.method, 'POST');
+    await rejectsWithCode(startClient(t).perform({ url: `${listener.origin}/`, method: 'get', headers: [], body: new Uint8Array(1) }, ALLOWANCE(listener.origin)), 'BOT_ERR_EGRESS_BAD_REQUEST');
+  });
 });
