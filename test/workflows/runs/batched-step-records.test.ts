@@ -1,31 +1,24 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { UpsertedRow } from '../../../host/memory/records/upsert-records.ts';
 import type { StepWrite } from '../../../host/workflows/runtime/run-end-sql.ts';
 import { RunRecords } from '../../../host/workflows/runtime/run-records.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { createNameDefinition, rememberThenReplyRunner, runRememberThenReply } from './runner-fixture.ts';
+import { appWithProfile, rememberThenReplyRunner, runRememberThenReply } from './runner-fixture.ts';
 
 // Concurrent runs' step records share one statement, and so do their memory writes: each step
 // is told the rows its own write stored, never another run's.
 
-let t: TestApp;
-let profileId = '';
-before(async () => {
-  t = await createTestApp();
-  profileId = await createNameDefinition(t, 'profile');
-});
-after(() => t.close());
+const fixture = appWithProfile();
 
 const RUNS = 4;
 
 test('steps recorded in one statement each get back the memory rows of their own write', async () => {
   const owners = Array.from({ length: RUNS }, (_, index) => ({ owner: `test:${randomUUID()}`, name: `Name${index}` }));
   // One runner, as the host has: its runs' records share its batched statements.
-  const runner = rememberThenReplyRunner(t);
+  const runner = rememberThenReplyRunner(fixture.app);
   // warm the definitions cache: the first write reads them the checked way, not with the record
-  await Promise.all(owners.map(({ owner }) => runRememberThenReply(t, profileId, owner, 'warm', runner)));
+  await Promise.all(owners.map(({ owner }) => runRememberThenReply(fixture.app, fixture.profileId, owner, 'warm', runner)));
 
   const { step, stepWithClaim } = RunRecords.prototype;
   const told: { owner: string | undefined; written: UpsertedRow[]; current: boolean }[] = [];
@@ -50,7 +43,7 @@ test('steps recorded in one statement each get back the memory rows of their own
     return together(item.write, () => stepWithClaim.call(this, item, resendUnknown));
   };
   try {
-    const results = await Promise.all(owners.map(({ owner, name }) => runRememberThenReply(t, profileId, owner, name, runner)));
+    const results = await Promise.all(owners.map(({ owner, name }) => runRememberThenReply(fixture.app, fixture.profileId, owner, name, runner)));
     assert.deepEqual(results.map((result) => result.status), owners.map(() => 'succeeded'));
   } finally {
     Object.assign(RunRecords.prototype, { step, stepWithClaim });

@@ -1,24 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { RunRecords } from '../../../host/workflows/runtime/run-records.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { createNameDefinition, runRememberThenReply } from './runner-fixture.ts';
+import { appWithProfile, runRememberThenReply } from './runner-fixture.ts';
 
 // The carried statement (a memory step's record and write, the next step's first claim) commits,
 // but its answer is lost with the connection: it may have committed, so this attempt neither
 // writes it again nor sends; the run fails, and the event's retry finds what committed.
 
-let t: TestApp;
-let profileId = '';
-before(async () => {
-  t = await createTestApp();
-  profileId = await createNameDefinition(t, 'profile');
-});
-after(() => t.close());
+const fixture = appWithProfile();
 
 function runOnce(owner: string, name: string) {
-  return runRememberThenReply(t, profileId, owner, name);
+  return runRememberThenReply(fixture.app, fixture.profileId, owner, name);
 }
 
 test('a lost answer of the carried statement fails the run: the memory step is not written again, and nothing is sent', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { after, before } from 'node:test';
 import type { RunOutbox } from '../../../host/outbox/run-outbox.ts';
 import type { SendClaimer } from '../../../host/outbox/outbox-records.ts';
 import { updateMemoryAction } from '../../../host/workflows/actions/update-memory.action.ts';
@@ -8,7 +9,7 @@ import type { WorkflowDocument } from '../../../host/workflows/document/workflow
 import { openRunMemory } from '../../../host/workflows/memory/run-memory.ts';
 import type { RunState, WorkflowAction } from '../../../host/workflows/runtime/action.ts';
 import { WorkflowRunner } from '../../../host/workflows/runtime/workflow-runner.ts';
-import type { TestApp } from '../../support/test-app.ts';
+import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { FixedHistory, testModels } from '../ai/ai-fixtures.ts';
 
 /** A memory definition with one string property `name`; returns its id. */
@@ -19,6 +20,17 @@ export async function createNameDefinition(t: TestApp, slug: string, scope: 'glo
   });
   assert.equal(definition.status, 201, definition.text);
   return definition.body.id;
+}
+
+/** For a test file: an app with a global `profile` definition, opened before its tests and closed after them. */
+export function appWithProfile(): { readonly app: TestApp; readonly profileId: string } {
+  const state = {} as { app: TestApp; profileId: string };
+  before(async () => {
+    state.app = await createTestApp();
+    state.profileId = await createNameDefinition(state.app, 'profile');
+  });
+  after(() => state.app.close());
+  return state;
 }
 
 /**
