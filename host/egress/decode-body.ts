@@ -1,4 +1,4 @@
-import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { finished, pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import { egressError } from './egress-error.ts';
 
@@ -42,13 +42,8 @@ export function decodedBody(body: Readable, contentEncoding: string | string[] |
   if (codings.length > MAX_CODINGS) {
     throw egressError('BOT_ERR_EGRESS_FAILED', `The answer stacks ${codings.length} content codings, more than the ${MAX_CODINGS} decoded`);
   }
-  const decoders: Transform[] = [];
-  for (const coding of codings.reverse()) {
-    const decoder = DECODERS[coding];
-    if (!decoder) return body;
-    decoders.push(decoder());
-  }
-  if (decoders.length === 0) return body;
+  if (codings.length === 0 || codings.some((coding) => !Object.hasOwn(DECODERS, coding))) return body;
+  const decoders = codings.reverse().map((coding) => DECODERS[coding]!());
   // pipeline passes an error on to the last decoder, which the reader sees; the callback has nothing to add.
   pipeline([body, ...decoders], () => {});
   return decoders.at(-1)!;
@@ -65,15 +60,27 @@ class InflateEitherForm extends Transform {
     if (!this.#inflate) {
       if (chunk.length === 0) return callback();
       this.#inflate = (chunk[0]! & 0x0f) === 0x08 ? zlib.createInflate(ZLIB_FLUSH) : zlib.createInflateRaw(ZLIB_FLUSH);
-      this.#inflate.on('data', (data: Buffer) => this.push(data));
+      const inflate = this.#inflate;
+      // Backpressure: the inflater waits while what it gave is unread, so a bomb's output is not
+      // buffered here ahead of the reader that counts it.
+      inflate.on('data', (data: Buffer) => {
+        if (!this.push(data)) inflate.pause();
+      });
       this.#inflate.on('error', (error) => this.destroy(error));
     }
     this.#inflate.write(chunk, callback);
   }
 
+  override _read(size: number): void {
+    this.#inflate?.resume();
+    super._read(size);
+  }
+
   override _flush(callback: TransformCallback): void {
     if (!this.#inflate) return callback();
-    this.#inflate.once('end', () => callback());
+    // `finished`, not a wait for 'end': the inflater has ended already when bytes followed the
+    // end of the deflate stream (a trailing newline), and a missed 'end' would hang the answer.
+    finished(this.#inflate, { writable: false }, (error) => callback(error));
     this.#inflate.end();
   }
 

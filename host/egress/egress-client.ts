@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { addAbortSignal } from 'node:stream';
 import type { EgressRequest, EgressResponse } from '@bot-ai/api';
 import { Agent, type Dispatcher } from 'undici';
 import { innermostCause } from '../errors/cause-chain.ts';
@@ -104,9 +105,11 @@ export class EgressClient {
     let hop = first;
     for (let redirects = 0; ; redirects++) {
       const response = await this.#send(hop, this.#ruleFor(hop, allowance, redirects), signal);
-      // Repeated, the values are joined as fetch joins them, and the result must still parse.
-      const location = isRedirectStatus(response.statusCode) ? [response.headers.location ?? []].flat().join(', ') || undefined : undefined;
-      if (location === undefined || mode === 'manual') return this.#answer(response, hop, redirects > 0);
+      // Repeated, the values are joined as fetch joins them, and the result must still parse; an
+      // empty one leads, as in fetch, back to the same URL.
+      const locations = isRedirectStatus(response.statusCode) ? response.headers.location : undefined;
+      const location = locations === undefined ? undefined : [locations].flat().join(', ');
+      if (location === undefined || mode === 'manual') return this.#answer(response, hop, redirects > 0, signal);
       discardBody(response.body);
       if (mode === 'error') throw egressError('BOT_ERR_EGRESS_REDIRECT_REFUSED', `${hop.url.origin} redirected, and the request asked for redirect: 'error'`);
       if (redirects >= this.#limits.maxRedirects) {
@@ -150,14 +153,16 @@ export class EgressClient {
     });
   }
 
-  async #answer(response: Dispatcher.ResponseData, hop: EgressHop, redirected: boolean): Promise<EgressResponse> {
+  async #answer(response: Dispatcher.ResponseData, hop: EgressHop, redirected: boolean, signal: AbortSignal): Promise<EgressResponse> {
     let body: Uint8Array = new Uint8Array(0);
     // A HEAD or 304 answer's content-length is the resource's, not a body's: there is none.
     if (!hasBody(hop.method, response.statusCode)) discardBody(response.body);
     else {
       // content-length counts the bytes as they come, before decoding: over the limit, they are too many already.
       const declared = Number(headerValue(response.headers['content-length']) ?? Number.NaN);
-      const decoded = decodeOrDiscard(response);
+      // The time limit covers decoding too: undici stops watching the signal once the raw body has
+      // ended, and stacked codings of empty blocks can decode for hours into nothing.
+      const decoded = addAbortSignal(signal, decodeOrDiscard(response));
       body = await readLimitedBody(decoded, declared, this.#limits.maxResponseBytes, hop.url.origin);
     }
     return { status: response.statusCode, statusText: response.statusText, headers: fetchHeaderPairs(response.headers), body, url: hop.url.href, redirected };

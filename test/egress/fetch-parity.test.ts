@@ -80,9 +80,13 @@ describe('the egress client answers what fetch answers', () => {
     ['an empty gzip body', 'gzip', Buffer.alloc(0)],
     ['a gzip body cut short', 'gzip', gzipSync(Buffer.from('x'.repeat(2_000))).subarray(0, 60)],
     ['a coding nobody knows, left as it came', 'compress', plain],
+    ['a known coding over an unknown one, left as it came', 'compress, gzip', gzipSync(plain)],
+    ['a deflate body with a trailing newline', 'deflate', Buffer.concat([deflateSync(plain), Buffer.from('\n')])],
+    ['two deflate streams back to back', 'deflate', Buffer.concat([deflateSync(plain), deflateSync(plain)])],
+    ['a raw deflate body with a byte after its end', 'deflate', Buffer.concat([deflateRawSync(plain), Buffer.from('x')])],
   ];
   for (const [name, encoding, bytes] of encoded) {
-    test(`${name}, on an error answer too`, async (t) => {
+    test(`${name}, on an error answer too`, { timeout: 10_000 }, async (t) => {
       const listener = await startListener(t, (_request, res) => res.writeHead(500, { 'content-encoding': encoding, 'content-type': 'application/json' }).end(bytes));
       await expectSameAnswer(t, { url: `${listener.origin}/`, method: 'GET', headers: [] }, listener.origin);
     });
@@ -115,6 +119,12 @@ describe('the egress client goes nowhere fetch would not', () => {
     const listener = await startListener(t, (_request, res) => res.writeHead(307, { location: 'http://127.0.0.1:25/' }).end());
     const allowance = { hosts: [], origins: [listener.origin, 'http://127.0.0.1:25'] };
     await rejectsWithCode(startClient(t).perform({ url: `${listener.origin}/`, method: 'GET', headers: [] }, allowance), 'BOT_ERR_EGRESS_REDIRECT_REFUSED');
+  });
+
+  test('an empty Location is followed back to the same URL, as fetch follows it, until the redirects run out', async (t) => {
+    const listener = await startListener(t, (_request, res) => res.writeHead(302, { location: '' }).end());
+    await rejectsWithCode(startClient(t).perform({ url: `${listener.origin}/`, method: 'GET', headers: [] }, ALLOWANCE(listener.origin)), 'BOT_ERR_EGRESS_TOO_MANY_REDIRECTS');
+    assert.equal(listener.received.length, TEST_LIMITS.maxRedirects + 1);
   });
 
   test('a standard method in lower case is sent as fetch sends it, in upper case', async (t) => {
