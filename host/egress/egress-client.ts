@@ -45,41 +45,28 @@ export interface EgressClientOptions {
 export class EgressClient {
   readonly #limits: EgressLimits;
   readonly #isPublic: (address: string) => boolean;
-  readonly #pools: Record<EgressRule, Dispatcher>;
+  readonly #agents: Record<EgressRule, Agent>;
   readonly #self: EgressSelf | undefined;
   /** For hops to the host's own port: the same rules, and none of the host's addresses. */
-  readonly #selfPortPools: Record<EgressRule, Dispatcher> | undefined;
-  readonly #agents: Agent[] = [];
+  readonly #selfPortAgents: Record<EgressRule, Agent> | undefined;
 
   constructor(options: EgressClientOptions) {
     const resolve = options.resolve ?? resolveWithSystem;
     this.#limits = options.limits;
     this.#isPublic = options.isPublicAddress ?? isPublicAddress;
-    this.#pools = {
-      'public-address': this.#pool(guardedLookup(resolve, this.#isPublic)),
-      'any-address': this.#pool(guardedLookup(resolve, () => true)),
+    this.#agents = {
+      'public-address': new Agent({ connect: { lookup: guardedLookup(resolve, this.#isPublic) } }),
+      'any-address': new Agent({ connect: { lookup: guardedLookup(resolve, () => true) } }),
     };
     const self = options.self;
     this.#self = self;
     if (self) {
       const isSelf = (address: string) => isSelfAddress(address, self.listenHost);
-      this.#selfPortPools = {
-        'public-address': this.#pool(guardedLookup(resolve, this.#isPublic, isSelf)),
-        'any-address': this.#pool(guardedLookup(resolve, () => true, isSelf)),
+      this.#selfPortAgents = {
+        'public-address': new Agent({ connect: { lookup: guardedLookup(resolve, this.#isPublic, isSelf) } }),
+        'any-address': new Agent({ connect: { lookup: guardedLookup(resolve, () => true, isSelf) } }),
       };
     }
-  }
-
-  /**
-   * A connection pool whose every connection resolves its name through `lookup`. Requests go
-   * through undici's `request`, not `fetch`: the same pool and wire for a third of the CPU, since
-   * `fetch`'s web streams and Request/Response objects cost more than the send itself. What
-   * `fetch` did besides is done here: its default headers, its blocked ports, its decoding.
-   */
-  #pool(lookup: ReturnType<typeof guardedLookup>): Dispatcher {
-    const agent = new Agent({ connect: { lookup } });
-    this.#agents.push(agent);
-    return agent;
   }
 
   /** One request, to its end: the host's answer as plain data, or a coded refusal. */
@@ -98,7 +85,8 @@ export class EgressClient {
 
   /** Closes the connection pools once their requests are done. */
   async close(): Promise<void> {
-    await Promise.all(this.#agents.map((agent) => agent.close()));
+    const agents = [...Object.values(this.#agents), ...Object.values(this.#selfPortAgents ?? {})];
+    await Promise.all(agents.map((agent) => agent.close()));
   }
 
   async #follow(first: EgressHop, mode: string, allowance: EgressAllowance, signal: AbortSignal): Promise<EgressResponse> {
@@ -143,7 +131,10 @@ export class EgressClient {
     if (rule === 'public-address' && isIP(literal) !== 0 && !this.#isPublic(literal)) {
       throw egressError('BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC', `${literal} is not a public address`);
     }
-    return (toSelfPort ? this.#selfPortPools! : this.#pools)[rule].request({
+    // undici's `request`, not `fetch`: the same pool and wire for a third of the CPU, since
+    // `fetch`'s web streams and Request/Response objects cost more than the send itself. What
+    // `fetch` did besides is done here: its default headers, its blocked ports, its decoding.
+    return (toSelfPort ? this.#selfPortAgents! : this.#agents)[rule].request({
       origin: hop.url.origin,
       path: `${hop.url.pathname}${hop.url.search}`,
       method: hop.method,
