@@ -10,6 +10,7 @@ import { createServices } from '../../host/services.ts';
 import { processTreeUsage } from '../../host/channels/runner/process-tree-usage.ts';
 import { sandboxSettingsFrom } from '../../host/channels/sandbox-settings-from-config.ts';
 import { buildBaselineApp } from './ingest-baseline-app.ts';
+import { HopTimer } from './ingest-hops.ts';
 import type { PlatformDelivery } from './ingest-load-plan.ts';
 import { checkSource, fixtureToRequest, loadChannelFixtures } from '@bot-ai/api/check';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +43,8 @@ export interface IngestServers {
   secret: string;
   /** What each platform arm sends: its package's recorded delivery. */
   deliveries: Record<PlatformArm, PlatformDelivery>;
+  /** The channel calls and inbox commits of every host arm, timed. */
+  hops: HopTimer;
   /** Resident memory of each channel runner, idle after its start, in bytes. */
   runnerIdleRss: Array<{ channel: string; isolation: string; rssBytes: number; pssBytes: number }>;
   close(): Promise<void>;
@@ -71,6 +74,12 @@ export async function startIngestServers(db: Knex): Promise<IngestServers> {
   const appOptions = { authSecret: AUTH_SECRET, maxBodyBytes: defaults.BOT_HTTP_MAX_BODY_BYTES, webhookMaxBodyBytes: defaults.BOT_WEBHOOK_MAX_BODY_BYTES };
   // As services.ts builds the inbox (events and their dispatch jobs in one transaction), batching off.
   const unbatchedInbox = new InboxStore(db, () => new Date(), { batching: false, notify: true });
+  const hops = new HopTimer();
+  for (const host of [services, threadOnly, unfiltered]) {
+    hops.timeCalls(host.channels);
+    hops.timeCommits(host.inbox);
+  }
+  hops.timeCommits(unbatchedInbox);
   const servers: Record<Exclude<IngestArm, PlatformArm>, Server> = {
     baseline: await listen(buildBaselineApp({ id: source.id, ref: source.ref, settings: source.settings, active: source.active }, defaults.BOT_WEBHOOK_MAX_BODY_BYTES).callback(), 0, HOST),
     threads: await listen(buildApp(threadOnly, appOptions).callback(), 0, HOST),
@@ -90,6 +99,7 @@ export async function startIngestServers(db: Knex): Promise<IngestServers> {
       ...(Object.fromEntries(platforms.map(({ arm, ref }) => [arm, urlOf(servers.batched, ref)])) as Record<PlatformArm, string>),
     },
     secret: SECRET,
+    hops,
     deliveries: Object.fromEntries(platforms.map(({ arm, delivery }) => [arm, delivery])) as Record<PlatformArm, PlatformDelivery>,
     runnerIdleRss: [...runnerIdleRss(services), ...runnerIdleRss(unfiltered)],
     async close() {

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
 import { configSchema } from '../../host/config/config.schema.ts';
 import { openBenchDatabase } from './bench-database.ts';
+import type { HopLatencies } from './ingest-hops.ts';
 import type { LoadResult } from './ingest-load-plan.ts';
 import { runIngestLoad } from './ingest-load-process.ts';
 import { INGEST_ARMS, PLATFORM_ARMS, startIngestServers, type IngestArm, type IngestServers, type PlatformArm } from './ingest-servers.ts';
@@ -31,6 +32,8 @@ interface IngestOptions {
 interface ArmResult extends LoadResult {
   /** Inbox rows per INSERT statement, warm-up included (NaN for the baseline). */
   rowsPerInsert: number;
+  /** The host's waits for the channel and the inbox, warm-up included (none for the baseline). */
+  hops: HopLatencies | undefined;
 }
 
 type Round = Record<IngestArm, ArmResult>;
@@ -96,6 +99,7 @@ async function runRound(db: Knex, servers: IngestServers, options: IngestOptions
 async function runArm(db: Knex, servers: IngestServers, options: IngestOptions, arm: IngestArm, idPrefix: string): Promise<ArmResult> {
   const rowsBefore = await countInboxRows(db);
   const inserts = countInboxInserts(db);
+  servers.hops.take();
   let result: LoadResult;
   try {
     result = await runIngestLoad({
@@ -112,7 +116,7 @@ async function runArm(db: Knex, servers: IngestServers, options: IngestOptions, 
   }
   const rowsAdded = (await countInboxRows(db)) - rowsBefore;
   checkDurable(arm, result, rowsAdded);
-  return { ...result, rowsPerInsert: inserts.count > 0 ? rowsAdded / inserts.count : Number.NaN };
+  return { ...result, rowsPerInsert: inserts.count > 0 ? rowsAdded / inserts.count : Number.NaN, hops: servers.hops.take() };
 }
 
 /** A 200 from the production path promises the events are stored; fewer rows would break that. */
@@ -148,13 +152,15 @@ function countInboxInserts(db: Knex): { readonly count: number; stop(): void } {
 
 function printRound(round: Round, index: number): void {
   printTable(`Round ${index + 1}`, [
-    ['arm', 'req/s', 'p50', 'p99', 'failed', 'rows/INSERT'],
+    ['arm', 'req/s', 'p50', 'p99', 'failed', 'rows/INSERT', 'channel call p50', 'inbox commit p50'],
     ...ARMS.map((arm) => {
       const result = round[arm];
       const rowsPerInsert = Number.isNaN(result.rowsPerInsert) ? '-' : result.rowsPerInsert.toFixed(1);
-      return [arm, formatRate(result.requestsPerSecond), formatMs(result.p50Ms), formatMs(result.p99Ms), String(result.failed), rowsPerInsert];
+      const hop = (pick: (hops: HopLatencies) => { p50Ms: number }) => (result.hops ? formatMs(pick(result.hops).p50Ms) : '-');
+      return [arm, formatRate(result.requestsPerSecond), formatMs(result.p50Ms), formatMs(result.p99Ms), String(result.failed), rowsPerInsert, hop((hops) => hops.call), hop((hops) => hops.commit)];
     }),
   ]);
+  console.log('channel call, inbox commit: the host waiting for the runner and for PostgreSQL, warm-up included');
   const ratios = ratiosOf(round);
   console.log(`batched / baseline ${formatRatio(ratios.batched)}, unbatched / baseline ${formatRatio(ratios.unbatched)}, batched / unbatched ${formatRatio(ratios.batching)}`);
   console.log(`isolated / thread-only ${formatRatio(ratios.isolation)} with the seccomp filter, ${formatRatio(ratios.unfilteredIsolation)} without; filtered / unfiltered ${formatRatio(ratios.seccomp)}`);
