@@ -30,7 +30,7 @@ import { listen } from './http/listen.ts';
 import { Dispatcher } from './dispatch/dispatcher.ts';
 import { seedExamples } from './seed/seed-examples.ts';
 import { createModelResolver } from './workflows/models/model-resolver.ts';
-import { readNamedApiKeys } from './workflows/models/named-api-keys.ts';
+import { readNamedApiKeys } from './config/named-api-keys.ts';
 import { createWebSocketGateway } from './websockets/create-websocket-gateway.ts';
 import { seedWebChat } from './seed/seed-web-chat.ts';
 import { printChatLink, printReadyLinks } from './print-chat-link.ts';

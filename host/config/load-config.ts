@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../errors/error-codes.ts';
 import { configSchema, resolvePaths, type Config } from './config.schema.ts';
+import { namedApiKeyProblems } from './named-api-keys.ts';
 
 /** Raised when the environment holds invalid settings; the message names every bad variable. */
 export class ConfigError extends Error {
@@ -21,11 +22,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       .filter(([, value]) => value !== undefined && value !== ''),
   );
   const result = configSchema.safeParse(relevant);
-  if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
-    );
-  }
+  const problems = [...(result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)), ...namedApiKeyProblems(env)];
+  if (!result.success || problems.length > 0) throw new ConfigError(problems);
   const config = resolvePaths(result.data, cwd);
   const missing = requiredSecrets(config);
   if (missing.length > 0) throw new ConfigError(missing);

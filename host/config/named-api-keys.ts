@@ -1,4 +1,5 @@
-import { API_KEY_ENV_PATTERN } from './model-settings.ts';
+/** The variables a model def may name in `settings.api_key_env`. */
+export const API_KEY_ENV_PATTERN = /^BOT_AI_API_KEY_[A-Z0-9_]+$/;
 
 const KEY_PREFIX = 'BOT_AI_API_KEY_';
 const URL_PREFIX = 'BOT_AI_BASE_URL_';
@@ -31,6 +32,20 @@ export function readNamedApiKeys(env: NodeJS.ProcessEnv): ReadonlyMap<string, Na
     keys.set(name, { key: value, baseUrlEnv, baseUrl: httpUrlOrUndefined(env[baseUrlEnv]) });
   }
   return keys;
+}
+
+/**
+ * What is wrong with the named keys' URLs, one line per variable, for the configuration error:
+ * a key bound to a URL that is set but not http(s) would never be sent, and the operator learns
+ * it at start rather than from a failing workflow. An unset URL is not an error here (a key may
+ * be provided ahead of its URL); a model def naming that key fails with the variable named.
+ */
+export function namedApiKeyProblems(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(env)
+    .filter((name) => API_KEY_ENV_PATTERN.test(name) && env[name])
+    .map((name) => URL_PREFIX + name.slice(KEY_PREFIX.length))
+    .filter((urlName) => env[urlName] && httpUrlOrUndefined(env[urlName]) === undefined)
+    .map((urlName) => `${urlName}: must be an http(s) URL (the only place BOT_AI_API_KEY_${urlName.slice(URL_PREFIX.length)} is sent)`);
 }
 
 function httpUrlOrUndefined(value: string | undefined): string | undefined {

@@ -53,6 +53,22 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ BOT_INBOUND_FILES_MAX_MB_PER_SOURCE: '0', BOT_INBOUND_FILES_RETENTION_DAYS: '1.5' }, '/'), /BOT_INBOUND_FILES_MAX_MB_PER_SOURCE[\s\S]*BOT_INBOUND_FILES_RETENTION_DAYS/);
   });
 
+  test("stops at a named AI key's URL that is not http(s), naming the variable", () => {
+    const key = 'gsk-0123456789';
+    assert.throws(
+      () => loadConfig({ BOT_AI_API_KEY_GROQ: key, BOT_AI_BASE_URL_GROQ: 'file:///etc/passwd', BOT_AI_API_KEY_MISTRAL: key, BOT_AI_BASE_URL_MISTRAL: 'not a url' }, '/'),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.deepEqual(error.problems.map((problem) => problem.split(':')[0]), ['BOT_AI_BASE_URL_GROQ', 'BOT_AI_BASE_URL_MISTRAL']);
+        assert.doesNotMatch(error.message, new RegExp(key));
+        return true;
+      },
+    );
+    // A key with its URL yet to come, or an http(s) one, starts.
+    assert.doesNotThrow(() => loadConfig({ BOT_AI_API_KEY_GROQ: key }, '/'));
+    assert.doesNotThrow(() => loadConfig({ BOT_AI_API_KEY_GROQ: key, BOT_AI_BASE_URL_GROQ: 'https://api.groq.com/openai/v1' }, '/'));
+  });
+
   test('reads boolean flags', () => {
     assert.equal(loadConfig({ BOT_LOG_PRETTY: 'false' }, '/').BOT_LOG_PRETTY, false);
     assert.throws(() => loadConfig({ BOT_LOG_PRETTY: 'maybe' }, '/'), /BOT_LOG_PRETTY/);

@@ -5,7 +5,7 @@ import type { TaskDef, WorkflowDocument } from '../document/workflow-document.ts
 import type { ModelResolver } from '../runtime/action.ts';
 import type { LanguageModelV4 } from './language-model-types.ts';
 import { parseModelSettings, type ModelSettings } from './model-settings.ts';
-import type { NamedApiKey } from './named-api-keys.ts';
+import type { NamedApiKey } from '../../config/named-api-keys.ts';
 import { OfflineLanguageModel } from './offline/offline-language-model.ts';
 import { createOpenAiCompatibleModel, type OpenAiCompatibleConnection } from './openai-compatible-model.ts';
 import { callTimeoutMiddleware } from './call-timeout-middleware.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
+import { API_KEY_ENV_PATTERN } from '../../config/named-api-keys.ts';
 
 /** Names the environment variables a model def may take its key from: never other host secrets. */
-export const API_KEY_ENV_PATTERN = /^BOT_AI_API_KEY_[A-Z0-9_]+$/;
 
 const openAiCompatibleSettings = z
   .object({

@@ -3,7 +3,7 @@ import { wrapLanguageModel } from 'ai';
 import { AppError } from '../../errors/app-error.ts';
 import type { LanguageModelV4 } from './language-model-types.ts';
 import type { ModelSettingsProblem, OpenAiCompatibleSettings } from './model-settings.ts';
-import type { NamedApiKey } from './named-api-keys.ts';
+import type { NamedApiKey } from '../../config/named-api-keys.ts';
 
 /** Where `openai-compatible` models may connect, and with which keys: all set by the operator. */
 export interface OpenAiCompatibleConnection {

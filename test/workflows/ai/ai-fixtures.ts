@@ -3,7 +3,7 @@ import nock from 'nock';
 import type { Config } from '../../../host/config/config.schema.ts';
 import type { TaskDef, WorkflowDocument } from '../../../host/workflows/document/workflow-document.ts';
 import { createModelResolver } from '../../../host/workflows/models/model-resolver.ts';
-import type { NamedApiKey } from '../../../host/workflows/models/named-api-keys.ts';
+import type { NamedApiKey } from '../../../host/config/named-api-keys.ts';
 import type {
   ActionInvocation,
   ActionServices,

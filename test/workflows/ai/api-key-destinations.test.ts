@@ -4,7 +4,7 @@ import nock from 'nock';
 import { isAppError } from '../../../host/errors/app-error.ts';
 import { aiGenerateTextAction } from '../../../host/workflows/actions/ai-generate-text.action.ts';
 import type { WorkflowDocument } from '../../../host/workflows/document/workflow-document.ts';
-import { readNamedApiKeys } from '../../../host/workflows/models/named-api-keys.ts';
+import { readNamedApiKeys } from '../../../host/config/named-api-keys.ts';
 import type { ModelResolver } from '../../../host/workflows/runtime/action.ts';
 import { AI_API_KEY, AI_BASE_URL, chatServer, completion, documentWith, invocationOf, runOf, services, testModels } from './ai-fixtures.ts';
 

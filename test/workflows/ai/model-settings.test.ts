@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TaskDef } from '../../../host/workflows/document/workflow-document.ts';
 import { modelSettingsProblems } from '../../../host/workflows/models/model-settings.ts';
-import { readNamedApiKeys } from '../../../host/workflows/models/named-api-keys.ts';
+import { readNamedApiKeys } from '../../../host/config/named-api-keys.ts';
 import { CHAT_MODEL, documentWith, OFFLINE_MODEL, testModels } from './ai-fixtures.ts';
 
 const cases: [string, unknown, string[][]][] = [
