@@ -151,7 +151,7 @@ export const ERROR_CODES = {
   BOT_ERR_CHANNEL_PACKAGE_NO_PREVIOUS: { status: 409, expose: true, description: 'A rollback was asked for a package that replaced no earlier version.' },
   BOT_ERR_CHANNEL_PACKAGE_APPLY_FAILED: { status: 500, expose: false, description: 'An instance could not bring its package folder to the installed set (a full disk, the database down); it keeps serving what it had and lists the failure in `GET /api/channel/packages`.' },
   BOT_ERR_CHANNELS_FILE_INVALID: { status: 500, expose: false, description: 'BOT_CHANNELS_FILE cannot be read, or a line of it is not `name@version#sha512-…` (an exact version, a channel package name, each name once); the message names the line, and nothing of the file is applied (never sent over HTTP).' },
-  BOT_ERR_CHANNEL_INSTALL_DECLARATIVE: { status: 409, expose: true, description: 'The channel packages are declared in BOT_CHANNELS_FILE: change the file and restart (or rescan) instead of installing, rolling back or removing through the API.' },
+  BOT_ERR_CHANNEL_INSTALL_DECLARATIVE: { status: 409, expose: true, description: 'The channel packages are declared in BOT_CHANNELS_FILE: change the file and restart instead of installing, rolling back or removing through the API.' },
   BOT_ERR_CHANNEL_INSTALL_OFF: { status: 403, expose: true, description: 'BOT_CHANNEL_INSTALL does not allow this install: `off` allows none, `registry` no uploaded tarball.' },
   BOT_ERR_CHANNEL_PACKAGE_DESTINATION_EXISTS: { status: 500, expose: false, description: 'A package was to be unpacked into a folder that already exists; nothing was written.' },
   ...PLUGIN_ERROR_CODES,

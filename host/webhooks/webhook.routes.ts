@@ -35,11 +35,11 @@ const PATHS = [
 
 /** What a webhook answers besides the channel's own answer, for the document. */
 const WEBHOOK_ERRORS = {
+  400: { description: 'The channel could not read the payload (BOT_ERR_WEBHOOK_PAYLOAD_REJECTED)' },
   401: { description: 'The signature does not hold (BOT_ERR_WEBHOOK_SIGNATURE_REJECTED)' },
   404: { description: 'No such source or workflow' },
   405: { description: "The source's channel takes WebSocket connections, not webhooks" },
   413: { description: 'Body over BOT_WEBHOOK_MAX_BODY_BYTES' },
-  422: { description: 'The channel could not read the payload (BOT_ERR_WEBHOOK_PAYLOAD_REJECTED)' },
   503: { description: 'The channel is loading, disabled or busy, or the database is unreachable: the platform retries' },
 };
 
