@@ -63,6 +63,7 @@ const NOISE: Record<string, SlackDropRule> = {
   'noise-mention-echo.json': 'mention-echo',
   'noise-bare-mention.json': 'empty-message',
   'noise-slash-command.json': 'slash-command',
+  'noise-ssl-check.json': 'ssl-check',
   'noise-view-submission.json': 'other-interaction-type',
   'noise-link-button.json': 'no-usable-action',
 };

@@ -52,7 +52,16 @@ const noiseFixtures: Array<[string, TelegramNoiseRule]> = [
   ['noise-service-pinned-message.json', 'service-message'],
   ['noise-sticker.json', 'no-decodable-content'],
   ['noise-callback-game.json', 'callback-without-data'],
+  ['noise-no-sender.json', 'no-sender'],
 ];
+
+/** Every rule, so that the test below fails when a rule is added without its recording. */
+const EVERY_NOISE_RULE = { 'not-subscribed-update': true, 'no-sender': true, 'from-bot': true, 'service-message': true, 'no-decodable-content': true, 'callback-without-data': true } satisfies Record<TelegramNoiseRule, true>;
+
+test('every noise rule has a recorded delivery', () => {
+  const recorded = new Set(noiseFixtures.map(([, rule]) => rule));
+  for (const rule of Object.keys(EVERY_NOISE_RULE)) assert.ok(recorded.has(rule as TelegramNoiseRule), `${rule} has a fixture`);
+});
 
 for (const [name, rule] of noiseFixtures) {
   test(`${name} is dropped by the noise rule ${rule}`, () => {
