@@ -1,4 +1,4 @@
-/** The variables a model def may name in `settings.api_key_env`. */
+/** The variables a model def may name in `settings.api_key_env` to take its key from: never other host secrets. */
 export const API_KEY_ENV_PATTERN = /^BOT_AI_API_KEY_[A-Z0-9_]+$/;
 
 const KEY_PREFIX = 'BOT_AI_API_KEY_';
@@ -45,11 +45,15 @@ export function namedApiKeyProblems(env: NodeJS.ProcessEnv): string[] {
     .filter((name) => API_KEY_ENV_PATTERN.test(name) && env[name])
     .map((name) => URL_PREFIX + name.slice(KEY_PREFIX.length))
     .filter((urlName) => env[urlName] && httpUrlOrUndefined(env[urlName]) === undefined)
-    .map((urlName) => `${urlName}: must be an http(s) URL (the only place BOT_AI_API_KEY_${urlName.slice(URL_PREFIX.length)} is sent)`);
+    .map((urlName) => `${urlName}: must be an http(s) URL without credentials (the only place BOT_AI_API_KEY_${urlName.slice(URL_PREFIX.length)} is sent)`);
 }
 
-function httpUrlOrUndefined(value: string | undefined): string | undefined {
+/**
+ * The value when it is an http(s) URL without credentials. A `user:password@` URL is refused:
+ * fetch throws on it with the whole URL in its message, which a failed step would then store.
+ */
+export function httpUrlOrUndefined(value: string | undefined): string | undefined {
   if (!value || !URL.canParse(value)) return undefined;
-  const { protocol } = new URL(value);
-  return protocol === 'http:' || protocol === 'https:' ? value : undefined;
+  const { protocol, username, password } = new URL(value);
+  return (protocol === 'http:' || protocol === 'https:') && username === '' && password === '' ? value : undefined;
 }

@@ -56,17 +56,25 @@ describe('loadConfig', () => {
   test("stops at a named AI key's URL that is not http(s), naming the variable", () => {
     const key = 'gsk-0123456789';
     assert.throws(
-      () => loadConfig({ BOT_AI_API_KEY_GROQ: key, BOT_AI_BASE_URL_GROQ: 'file:///etc/passwd', BOT_AI_API_KEY_MISTRAL: key, BOT_AI_BASE_URL_MISTRAL: 'not a url' }, '/'),
+      () => loadConfig({ BOT_AI_API_KEY_GROQ: key, BOT_AI_BASE_URL_GROQ: 'file:///etc/passwd', BOT_AI_API_KEY_MISTRAL: key, BOT_AI_BASE_URL_MISTRAL: 'not a url', BOT_AI_API_KEY_LOCAL: key, BOT_AI_BASE_URL_LOCAL: 'https://alice:s3cret@llm.internal/v1' }, '/'),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
-        assert.deepEqual(error.problems.map((problem) => problem.split(':')[0]), ['BOT_AI_BASE_URL_GROQ', 'BOT_AI_BASE_URL_MISTRAL']);
+        assert.deepEqual(error.problems.map((problem) => problem.split(':')[0]), ['BOT_AI_BASE_URL_GROQ', 'BOT_AI_BASE_URL_MISTRAL', 'BOT_AI_BASE_URL_LOCAL']);
         assert.doesNotMatch(error.message, new RegExp(key));
+        assert.doesNotMatch(error.message, /s3cret/);
         return true;
       },
     );
     // A key with its URL yet to come, or an http(s) one, starts.
     assert.doesNotThrow(() => loadConfig({ BOT_AI_API_KEY_GROQ: key }, '/'));
     assert.doesNotThrow(() => loadConfig({ BOT_AI_API_KEY_GROQ: key, BOT_AI_BASE_URL_GROQ: 'https://api.groq.com/openai/v1' }, '/'));
+  });
+
+  test('BOT_AI_BASE_URL is an http(s) URL without credentials', () => {
+    for (const url of ['file:///etc/passwd', 'https://alice:s3cret@llm.internal/v1']) {
+      assert.throws(() => loadConfig({ BOT_AI_BASE_URL: url }, '/'), (error: unknown) => error instanceof ConfigError && /BOT_AI_BASE_URL/.test(error.message) && !error.message.includes('s3cret'));
+    }
+    assert.equal(loadConfig({ BOT_AI_BASE_URL: 'http://127.0.0.1:11434/v1' }, '/').BOT_AI_BASE_URL, 'http://127.0.0.1:11434/v1');
   });
 
   test('reads boolean flags', () => {

@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
 import { API_KEY_ENV_PATTERN } from '../../config/named-api-keys.ts';
 
-/** Names the environment variables a model def may take its key from: never other host secrets. */
-
 const openAiCompatibleSettings = z
   .object({
     provider: z.literal('openai-compatible'),

@@ -58,9 +58,14 @@ const noiseFixtures: Array<[string, TelegramNoiseRule]> = [
 /** Every rule, so that the test below fails when a rule is added without its recording. */
 const EVERY_NOISE_RULE = { 'not-subscribed-update': true, 'no-sender': true, 'from-bot': true, 'service-message': true, 'no-decodable-content': true, 'callback-without-data': true } satisfies Record<TelegramNoiseRule, true>;
 
-test('every noise rule has a recorded delivery', () => {
+test('every noise rule has a recorded delivery, and every delivery that decodes to nothing is named above', () => {
   const recorded = new Set(noiseFixtures.map(([, rule]) => rule));
   for (const rule of Object.keys(EVERY_NOISE_RULE)) assert.ok(recorded.has(rule as TelegramNoiseRule), `${rule} has a fixture`);
+  const named = new Set(noiseFixtures.map(([name]) => name));
+  for (const name of deliveryNames()) {
+    const { expect } = readDelivery(name);
+    if ((expect.status ?? 200) === 200 && expect.events?.length === 0) assert.ok(named.has(name), `${name} names its rule`);
+  }
 });
 
 for (const [name, rule] of noiseFixtures) {
