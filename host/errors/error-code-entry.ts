@@ -16,7 +16,13 @@ export interface ErrorCodeEntry {
   readonly sandboxClosing?: true;
   /** A refusal of the egress policy, worth a log line (not a failure to reach the platform). */
   readonly egressRefusal?: true;
+  /**
+   * A 5xx that reports a state the caller waits out (still starting, a channel disabled or
+   * restarting), not a failure of the host: one warning line without a stack, where a failure's
+   * stack is logged at error. A readiness probe or a platform retrying must not fill the log.
+   */
+  readonly passingState?: true;
 }
 
 /** The names of the flags of {@link ErrorCodeEntry}. */
-export type ErrorCodeClass = 'notDelivered' | 'hostOnly' | 'sandboxClosing' | 'egressRefusal';
+export type ErrorCodeClass = 'notDelivered' | 'hostOnly' | 'sandboxClosing' | 'egressRefusal' | 'passingState';

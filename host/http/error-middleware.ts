@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import { ERROR_CODES } from '../errors/error-codes.ts';
+import { codesWhere } from '../errors/codes-where.ts';
 import { isConnectionError } from '../errors/postgres-errors.ts';
 import type { AppState } from './app-state.ts';
 
@@ -9,10 +10,15 @@ export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
 }
 
+/** 5xx codes that report a state to wait out (starting, a channel disabled), not a failure. */
+const PASSING_STATES = codesWhere('passingState');
+
 /**
  * Turns every failure into the error body. Our own errors show their message and details when
  * their code is exposed; anything else becomes BOT_ERR_INTERNAL with a generic message, and the
- * real error, with its cause chain, goes to the log only.
+ * real error, with its cause chain, goes to the log only: at error for a failure of the host, as
+ * one warning line for a passing state (a readiness probe while channels load, a webhook to a
+ * disabled channel), at debug for the caller's own mistakes (4xx).
  */
 export function errorMiddleware(): Middleware<AppState> {
   return async (ctx, next) => {
@@ -22,8 +28,9 @@ export function errorMiddleware(): Middleware<AppState> {
     } catch (thrown) {
       const error = toAppError(thrown);
       const log = ctx.state.log;
-      if (error.status >= 500) log?.error({ err: thrown }, error.message);
-      else log?.debug({ err: thrown }, error.message);
+      if (error.status < 500) log?.debug({ err: thrown }, error.message);
+      else if (PASSING_STATES.has(error.code)) log?.warn({ code: error.code }, error.message);
+      else log?.error({ err: thrown }, error.message);
       ctx.status = error.status;
       ctx.body = errorBody(error);
     }

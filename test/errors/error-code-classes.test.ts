@@ -39,6 +39,10 @@ const CLASSES: Record<ErrorCodeClass, { readBy: string; members: string[] }> = {
     readBy: 'host/egress/channel-egress.ts: a refusal with one of these is logged',
     members: ['BOT_ERR_EGRESS_HOST_NOT_ALLOWED', 'BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC', 'BOT_ERR_EGRESS_HOST_SELF', 'BOT_ERR_EGRESS_REDIRECT_REFUSED'],
   },
+  passingState: {
+    readBy: 'host/http/error-middleware.ts: a 5xx with one of these is one warning line, not an error with its stack',
+    members: ['BOT_ERR_HEALTH_NOT_READY', 'BOT_ERR_SOURCE_CHANNEL_UNAVAILABLE', 'BOT_ERR_WEBHOOK_CHANNEL_UNAVAILABLE'],
+  },
 };
 
 for (const [flag, { readBy, members }] of Object.entries(CLASSES) as [ErrorCodeClass, (typeof CLASSES)[ErrorCodeClass]][]) {
