@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { SAMPLE_PLATFORM_DEFAULT_URL } from '../seed/sample-demo-source.ts';
-import { httpUrlOrUndefined } from './named-api-keys.ts';
+import { plainHttpUrl } from '../http/plain-http-url.ts';
 
 /** Reads "true"/"false"/"1"/"0" the way operators write them in environment files. */
 const booleanFlag = z
@@ -182,7 +182,7 @@ export const configSchema = z.object({
     .describe("A subscriber's message after this long of silence starts a new conversation thread."),
   BOT_AI_BASE_URL: z
     .string()
-    .refine((value) => httpUrlOrUndefined(value) !== undefined, 'must be an http(s) URL without credentials')
+    .refine((value) => plainHttpUrl(value) !== undefined, 'must be an http(s) URL without credentials')
     .optional()
     .describe('Base URL of the OpenAI-compatible API that `openai-compatible` models call (e.g. https://api.openai.com/v1).'),
   BOT_AI_API_KEY: z

@@ -1,3 +1,5 @@
+import { plainHttpUrl } from '../http/plain-http-url.ts';
+
 /** The variables a model def may name in `settings.api_key_env` to take its key from: never other host secrets. */
 export const API_KEY_ENV_PATTERN = /^BOT_AI_API_KEY_[A-Z0-9_]+$/;
 
@@ -9,7 +11,7 @@ export interface NamedApiKey {
   key: string;
   /** The variable naming that URL (`BOT_AI_BASE_URL_<NAME>`), for error messages. */
   baseUrlEnv: string;
-  /** Its value; undefined when unset or not an http(s) URL, and then the key is never sent. */
+  /** Its value; undefined when unset or not an http(s) URL without credentials, and then the key is never sent. */
   baseUrl: string | undefined;
 }
 
@@ -29,7 +31,8 @@ export function readNamedApiKeys(env: NodeJS.ProcessEnv): ReadonlyMap<string, Na
   for (const [name, value] of Object.entries(env)) {
     if (!API_KEY_ENV_PATTERN.test(name) || !value) continue;
     const baseUrlEnv = URL_PREFIX + name.slice(KEY_PREFIX.length);
-    keys.set(name, { key: value, baseUrlEnv, baseUrl: httpUrlOrUndefined(env[baseUrlEnv]) });
+    const baseUrl = env[baseUrlEnv];
+    keys.set(name, { key: value, baseUrlEnv, baseUrl: baseUrl && plainHttpUrl(baseUrl) ? baseUrl : undefined });
   }
   return keys;
 }
@@ -41,19 +44,7 @@ export function readNamedApiKeys(env: NodeJS.ProcessEnv): ReadonlyMap<string, Na
  * be provided ahead of its URL); a model def naming that key fails with the variable named.
  */
 export function namedApiKeyProblems(env: NodeJS.ProcessEnv): string[] {
-  return Object.keys(env)
-    .filter((name) => API_KEY_ENV_PATTERN.test(name) && env[name])
-    .map((name) => URL_PREFIX + name.slice(KEY_PREFIX.length))
-    .filter((urlName) => env[urlName] && httpUrlOrUndefined(env[urlName]) === undefined)
-    .map((urlName) => `${urlName}: must be an http(s) URL without credentials (the only place BOT_AI_API_KEY_${urlName.slice(URL_PREFIX.length)} is sent)`);
-}
-
-/**
- * The value when it is an http(s) URL without credentials. A `user:password@` URL is refused:
- * fetch throws on it with the whole URL in its message, which a failed step would then store.
- */
-export function httpUrlOrUndefined(value: string | undefined): string | undefined {
-  if (!value || !URL.canParse(value)) return undefined;
-  const { protocol, username, password } = new URL(value);
-  return (protocol === 'http:' || protocol === 'https:') && username === '' && password === '' ? value : undefined;
+  return [...readNamedApiKeys(env)]
+    .filter(([, { baseUrlEnv, baseUrl }]) => env[baseUrlEnv] && baseUrl === undefined)
+    .map(([name, { baseUrlEnv }]) => `${baseUrlEnv}: must be an http(s) URL without credentials (the only place ${name} is sent)`);
 }

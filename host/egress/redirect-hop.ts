@@ -1,3 +1,4 @@
+import { plainHttpUrl } from '../http/plain-http-url.ts';
 import { egressError } from './egress-error.ts';
 import { BODY_HEADERS, CREDENTIAL_HEADERS } from './egress-headers.ts';
 import type { EgressHop } from './egress-hop.ts';
@@ -17,11 +18,10 @@ export function isRedirectStatus(status: number): boolean {
  * @example const next = redirectHop(hop, 302, '/login');
  */
 export function redirectHop(hop: EgressHop, status: number, location: string): EgressHop {
-  if (!URL.canParse(location, hop.url)) throw egressError('BOT_ERR_EGRESS_REDIRECT_REFUSED', `${hop.url.origin} redirected to an unreadable Location`);
-  const url = new URL(location, hop.url);
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') {
-    throw egressError('BOT_ERR_EGRESS_REDIRECT_REFUSED', `${hop.url.origin} redirected to a ${url.protocol} URL, which is not fetched`);
-  }
+  const parsed = URL.parse(location, hop.url);
+  if (!parsed) throw egressError('BOT_ERR_EGRESS_REDIRECT_REFUSED', `${hop.url.origin} redirected to an unreadable Location`);
+  const url = plainHttpUrl(location, hop.url);
+  if (!url) throw egressError('BOT_ERR_EGRESS_REDIRECT_REFUSED', `${hop.url.origin} redirected to a ${parsed.protocol} URL, which is not fetched`);
   const toGet = status === 303 ? hop.method !== 'HEAD' : (status === 301 || status === 302) && hop.method === 'POST';
   let headers = hop.headers;
   if (toGet) headers = headers.filter(([name]) => !BODY_HEADERS.has(name));

@@ -1,3 +1,5 @@
+import { plainHttpUrl } from '../http/plain-http-url.ts';
+
 /** The JSON Schema keyword a channel puts on a setting that names an endpoint it calls. */
 export const X_EGRESS = 'x-egress';
 
@@ -31,9 +33,5 @@ export function xEgressKeys(settingsJsonSchema: Record<string, unknown> | undefi
 }
 
 function originOf(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !URL.canParse(value)) return undefined;
-  const url = new URL(value);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  if (url.username !== '' || url.password !== '') return undefined;
-  return url.origin;
+  return typeof value === 'string' ? plainHttpUrl(value)?.origin : undefined;
 }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AppError, isAppError } from '../../errors/app-error.ts';
+import { plainHttpUrl } from '../../http/plain-http-url.ts';
 import type { RegistrySettings } from './registry-settings.ts';
 import type { RegistryKey } from './verify-registry-signatures.ts';
 
@@ -138,8 +139,8 @@ class PacoteRegistryClient implements RegistryClient {
 }
 
 function registryUrl(url: string): URL {
-  const parsed = URL.parse(url);
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password) {
+  const parsed = plainHttpUrl(url);
+  if (!parsed) {
     throw new AppError('BOT_ERR_CHANNEL_PACKAGE_REGISTRY_UNREACHABLE', 'The registry URL must be an http(s) URL without credentials (the token is given apart)');
   }
   if (!parsed.pathname.endsWith('/')) parsed.pathname += '/';
