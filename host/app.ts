@@ -1,14 +1,15 @@
-import Router from '@koa/router';
 import Koa from 'koa';
 import { Authenticator } from './auth/authenticator.ts';
 import type { AppState } from './http/app-state.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { mountRoutes } from './http/mount-routes.ts';
+import { routersByPathPrefix } from './http/routers-by-path-prefix.ts';
 import { requestContext } from './http/request-context.ts';
 import { buildRoutes } from './routes.ts';
 import type { Services } from './services.ts';
 import { serveAdmin } from './http/serve-admin.ts';
 import { recordHttpMetrics } from './metrics/metrics-route.ts';
+import { WEBHOOK_PATH_PREFIX } from './webhooks/webhook.routes.ts';
 
 export interface AppOptions {
   authSecret: string;
@@ -29,22 +30,18 @@ export function buildApp(services: Services, options: AppOptions): Koa<AppState>
   app.proxy = options.trustProxy ?? false;
   // Errors are answered by errorMiddleware and logged there; Koa's default handler would log twice.
   app.silent = true;
-  const router = new Router<AppState>();
   const routes = buildRoutes(services, {
     authSecret: options.authSecret,
     publicUrl: options.publicUrl,
     webhookMaxBodyBytes: options.webhookMaxBodyBytes ?? 1024 * 1024,
     metricsToken: options.metricsToken,
   });
-  mountRoutes(router, routes, { authenticator: new Authenticator(options.authSecret, services.roles), maxBodyBytes: options.maxBodyBytes });
+  const mountOptions = { authenticator: new Authenticator(options.authSecret, services.roles), maxBodyBytes: options.maxBodyBytes };
   app.use(requestContext(services.logger));
   // Outside errorMiddleware, so a request counts with the status it was answered with.
   app.use(recordHttpMetrics(services.metrics));
   app.use(errorMiddleware());
-  app.use(router.routes());
-  // Without `throw`, the router sets 405 (or 501) and the Allow header; errorMiddleware then
-  // gives the response the error body.
-  app.use(router.allowedMethods());
+  app.use(routersByPathPrefix(WEBHOOK_PATH_PREFIX, routes, (router, selected) => mountRoutes(router, selected, mountOptions)));
   app.use(serveAdmin());
   return app;
 }

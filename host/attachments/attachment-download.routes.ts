@@ -4,6 +4,7 @@ import type { RawRouteDefinition } from '../http/route-definition.ts';
 import { z } from 'zod';
 import type { SourceRow } from '../sources/source.ts';
 import type { AttachmentService } from './attachment-service.ts';
+import { WEBHOOK_PATH_PREFIX } from '../webhooks/webhook.routes.ts';
 
 export interface AttachmentDownloadDeps {
   sources: { findByRef(ref: string): Promise<SourceRow | undefined> };
@@ -11,7 +12,7 @@ export interface AttachmentDownloadDeps {
 }
 
 /** Four segments after /api/webhook, so it neither shadows nor is shadowed by `/:sourceRef/:workflowId`. */
-export const ATTACHMENT_DOWNLOAD_PATH = '/api/webhook/:sourceRef/download/:name';
+export const ATTACHMENT_DOWNLOAD_PATH = `${WEBHOOK_PATH_PREFIX}:sourceRef/download/:name`;
 
 /**
  * `GET /api/webhook/:sourceRef/download/:name?t=<token>`: public (the signed token is the

@@ -24,10 +24,13 @@ export interface WebhookDeps {
   ackTimer?: { startTimer(labels?: { channel: string }): (labels: { outcome: string }) => number };
 }
 
+/** Every path under it is a platform's: the webhook routes, and attachment downloads beside them. */
+export const WEBHOOK_PATH_PREFIX = '/api/webhook/';
+
 const PATHS = [
-  { path: '/api/webhook/:sourceRef', name: 'Webhook', params: z.object({ sourceRef: z.string().describe("The source's webhook reference") }) },
+  { path: `${WEBHOOK_PATH_PREFIX}:sourceRef`, name: 'Webhook', params: z.object({ sourceRef: z.string().describe("The source's webhook reference") }) },
   {
-    path: '/api/webhook/:sourceRef/:workflowId',
+    path: `${WEBHOOK_PATH_PREFIX}:sourceRef/:workflowId`,
     name: 'WebhookForWorkflow',
     params: z.object({ sourceRef: z.string().describe("The source's webhook reference"), workflowId: z.string().describe("Runs this workflow instead of the source's default") }),
   },

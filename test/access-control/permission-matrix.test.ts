@@ -48,10 +48,10 @@ function call(operation: Operation, credential: Credential): Promise<TestRespons
   });
 }
 
-/** `METHOD /path` of every route the app's router serves (HEAD is Koa's echo of GET). */
+/** `METHOD /path` of every route the app's routers serve (HEAD is Koa's echo of GET). */
 function routerOperations(): string[] {
-  const dispatch = t.app.middleware.find((middleware) => 'router' in middleware) as unknown as { router: Router };
-  return dispatch.router.stack.flatMap((layer) =>
+  const dispatch = t.app.middleware.find((middleware) => 'routers' in middleware) as unknown as { routers: Router[] };
+  return dispatch.routers.flatMap((router) => router.stack).flatMap((layer) =>
     layer.methods.filter((method) => method !== 'HEAD').map((method) => `${method} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`),
   );
 }

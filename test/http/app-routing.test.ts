@@ -73,3 +73,13 @@ test('the OpenAPI document is public and lists the protected routes with their p
   assert.equal(response.body.paths['/api/memory-definitions'].post['x-permission'], 'memory_definition:create');
   assert.deepEqual(response.body.paths['/health/ready'].get.security, []);
 });
+
+test('a webhook path reaches the webhook routes whatever its case, and another method answers 405 naming theirs', async () => {
+  const unknown = await t.request('POST', '/API/Webhook/no-such-source', { body: {} });
+  assert.equal(unknown.status, 404);
+  assert.equal(unknown.body.error.code, 'BOT_ERR_WEBHOOK_SOURCE_UNKNOWN');
+  const wrongMethod = await t.request('PUT', '/api/webhook/no-such-source');
+  assert.equal(wrongMethod.status, 405);
+  assert.equal(wrongMethod.body.error.code, 'BOT_ERR_HTTP_METHOD_NOT_ALLOWED');
+  assert.match(String(wrongMethod.headers.allow), /POST/);
+});
