@@ -35,6 +35,10 @@ export interface PlatformDelivery {
 export interface LoadResult {
   /** 2xx answers in the measured part. */
   ok: number;
+  /** 2xx answers during the warm-up. */
+  warmupOk: number;
+  /** CPU time (ms, all threads) the load process used, warm-up included. */
+  cpuMs: number;
   /** Non-2xx answers, socket errors and time-outs in the measured part. */
   failed: number;
   /** Events carried by the requests answered 2xx. */

@@ -37,13 +37,17 @@ async function runPlan(plan: LoadPlan): Promise<LoadResult> {
     const webhook = signedWebhook(plan.secret, plan.idPrefix, sequence++);
     return { body: webhook.body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: webhook.signature }, events: webhook.events };
   };
-  if (plan.warmupSeconds > 0) await fire(plan, plan.warmupSeconds, next, newTally());
+  const warmup = newTally();
+  if (plan.warmupSeconds > 0) await fire(plan, plan.warmupSeconds, next, warmup);
   const tally = newTally();
   const started = performance.now();
   const result = await fire(plan, plan.durationSeconds, next, tally);
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage();
   return {
     ok: tally.ok,
+    warmupOk: warmup.ok,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     failed: tally.failed + result.errors, // autocannon counts time-outs among its errors
     events: tally.events,
     seconds,

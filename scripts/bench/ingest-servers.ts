@@ -45,6 +45,8 @@ export interface IngestServers {
   deliveries: Record<PlatformArm, PlatformDelivery>;
   /** The channel calls and inbox commits of every host arm, timed. */
   hops: HopTimer;
+  /** CPU time (ms) every channel runner of every arm has used so far (bubblewrap and its Node). */
+  runnersCpuMs(): number;
   /** Resident memory of each channel runner, idle after its start, in bytes. */
   runnerIdleRss: Array<{ channel: string; isolation: string; rssBytes: number; pssBytes: number }>;
   close(): Promise<void>;
@@ -101,6 +103,7 @@ export async function startIngestServers(db: Knex): Promise<IngestServers> {
     secret: SECRET,
     hops,
     deliveries: Object.fromEntries(platforms.map(({ arm, delivery }) => [arm, delivery])) as Record<PlatformArm, PlatformDelivery>,
+    runnersCpuMs: () => [services, unfiltered].reduce((sum, host) => sum + runnersCpuMs(host), 0),
     runnerIdleRss: [...runnerIdleRss(services), ...runnerIdleRss(unfiltered)],
     async close() {
       await Promise.all(Object.values(servers).map(closeServer));
@@ -127,6 +130,14 @@ async function platformSource(services: ReturnType<typeof createServices>, arm: 
     ref: source.ref,
     delivery: { headers, body: Buffer.from(request.rawBody).toString('utf8'), idToken: expected[0]!.eventId, events: expected.length, signature: manifest.signature, secret: String(settings[manifest.signature.setting]) },
   };
+}
+
+/** The runners of one host's channels; an idle runner adds nothing to a difference of two readings. */
+function runnersCpuMs(services: ReturnType<typeof createServices>): number {
+  return services.channels.diagnostics().reduce((sum, entry) => {
+    const pid = entry.runner?.pid;
+    return sum + (pid === undefined || pid === null ? 0 : (processTreeUsage(pid)?.cpuMs ?? 0));
+  }, 0);
 }
 
 function runnerIdleRss(services: ReturnType<typeof createServices>): IngestServers['runnerIdleRss'] {

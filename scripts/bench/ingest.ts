@@ -6,12 +6,15 @@
  * isolation), the same with the runner's seccomp filter off (unfiltered: what the filter costs),
  * the same with inbox batching off, and a baseline route in the same run (verify +
  * decode on the main thread, no database). Prints req/s, p50 and p99 per arm, the same-round
- * ratios and each runner's idle RSS; with several rounds, the medians. One more arm per real
+ * ratios, each arm's CPU per webhook by process (host, runners, PostgreSQL, load: what bounds the
+ * rate once the cores are full, and a steadier figure than req/s on a shared machine) and each
+ * runner's idle RSS; with several rounds, the medians. One more arm per real
  * platform package (telegram, whatsapp, messenger, slack) posts that package's recorded text
  * delivery, made unique and signed as its platform signs, to the production path. Targets:
  * production / baseline >= 0.5 with p99 under 50 ms; isolated / thread-only >= 0.9; a runner idle
  * <= 60 MB; each platform's p99 ack well under Slack's 3 s deadline (under 300 ms).
  */
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
 import { configSchema } from '../../host/config/config.schema.ts';
@@ -19,6 +22,7 @@ import { openBenchDatabase } from './bench-database.ts';
 import type { HopLatencies } from './ingest-hops.ts';
 import type { LoadResult } from './ingest-load-plan.ts';
 import { runIngestLoad } from './ingest-load-process.ts';
+import { postgresServerCpuMs } from './process-cpu.ts';
 import { INGEST_ARMS, PLATFORM_ARMS, startIngestServers, type IngestArm, type IngestServers, type PlatformArm } from './ingest-servers.ts';
 import { formatMs, formatRate, formatRatio, median, printTable } from './measure.ts';
 
@@ -29,7 +33,21 @@ interface IngestOptions {
   rounds: number;
 }
 
+/**
+ * CPU time per answered webhook, in ms (all threads, warm-up included), by process: this one
+ * (the host's HTTP side, with the thread-only arm's worker threads), its channel runners, the
+ * PostgreSQL server (its background writers included), and the load process.
+ */
+interface CpuPerWebhook {
+  host: number;
+  runner: number;
+  postgres: number;
+  load: number;
+  all: number;
+}
+
 interface ArmResult extends LoadResult {
+  cpu: CpuPerWebhook;
   /** Inbox rows per INSERT statement, warm-up included (NaN for the baseline). */
   rowsPerInsert: number;
   /** The host's waits for the channel and the inbox, warm-up included (none for the baseline). */
@@ -100,6 +118,7 @@ async function runArm(db: Knex, servers: IngestServers, options: IngestOptions, 
   const rowsBefore = await countInboxRows(db);
   const inserts = countInboxInserts(db);
   servers.hops.take();
+  const cpuBefore = await readCpu(db, servers);
   let result: LoadResult;
   try {
     result = await runIngestLoad({
@@ -114,9 +133,26 @@ async function runArm(db: Knex, servers: IngestServers, options: IngestOptions, 
   } finally {
     inserts.stop();
   }
+  const cpuAfter = await readCpu(db, servers);
   const rowsAdded = (await countInboxRows(db)) - rowsBefore;
   checkDurable(arm, result, rowsAdded);
-  return { ...result, rowsPerInsert: inserts.count > 0 ? rowsAdded / inserts.count : Number.NaN, hops: servers.hops.take() };
+  const cpu = cpuPerWebhook(cpuBefore, cpuAfter, result);
+  return { ...result, cpu, rowsPerInsert: inserts.count > 0 ? rowsAdded / inserts.count : Number.NaN, hops: servers.hops.take() };
+}
+
+async function readCpu(db: Knex, servers: IngestServers): Promise<{ host: number; runner: number; postgres: number }> {
+  const postgres = await postgresServerCpuMs(db);
+  const usage = process.cpuUsage();
+  return { host: (usage.user + usage.system) / 1000, runner: servers.runnersCpuMs(), postgres };
+}
+
+function cpuPerWebhook(before: Awaited<ReturnType<typeof readCpu>>, after: Awaited<ReturnType<typeof readCpu>>, result: LoadResult): CpuPerWebhook {
+  const answered = Math.max(1, result.ok + result.warmupOk);
+  const host = (after.host - before.host) / answered;
+  const runner = (after.runner - before.runner) / answered;
+  const postgres = (after.postgres - before.postgres) / answered;
+  const load = result.cpuMs / answered;
+  return { host, runner, postgres, load, all: host + runner + postgres + load };
 }
 
 /** A 200 from the production path promises the events are stored; fewer rows would break that. */
@@ -161,9 +197,22 @@ function printRound(round: Round, index: number): void {
     }),
   ]);
   console.log('channel call, inbox commit: the host waiting for the runner and for PostgreSQL, warm-up included');
+  printTable(`CPU per webhook, round ${index + 1} (all threads, warm-up included; the machine has ${availableParallelism()} cores)`, [
+    ['arm', 'host', 'runner', 'postgres', 'load', 'all', 'all cores busy'],
+    ...ARMS.map((arm) => {
+      const { host, runner, postgres, load, all } = round[arm].cpu;
+      return [arm, formatMs(host), formatMs(runner), formatMs(postgres), formatMs(load), formatMs(all), `${formatRate(cpuBoundRate(all))} req/s`];
+    }),
+  ]);
+  console.log('all cores busy: the rate at which this CPU per webhook would fill every core');
   const ratios = ratiosOf(round);
   console.log(`batched / baseline ${formatRatio(ratios.batched)}, unbatched / baseline ${formatRatio(ratios.unbatched)}, batched / unbatched ${formatRatio(ratios.batching)}`);
   console.log(`isolated / thread-only ${formatRatio(ratios.isolation)} with the seccomp filter, ${formatRatio(ratios.unfilteredIsolation)} without; filtered / unfiltered ${formatRatio(ratios.seccomp)}`);
+}
+
+/** Webhooks per second that `msPerWebhook` of CPU would fill the machine's cores with. */
+function cpuBoundRate(msPerWebhook: number): number {
+  return (availableParallelism() * 1000) / msPerWebhook;
 }
 
 function ratiosOf(round: Round): { batched: number; unbatched: number; batching: number; isolation: number; unfilteredIsolation: number; seccomp: number } {
@@ -192,6 +241,8 @@ function printSummary(rounds: Round[]): void {
   const ratio = medianOf((round) => ratiosOf(round).batched);
   const p99 = medianOf((round) => round.batched.p99Ms);
   console.log(`\nproduction (a) / baseline (b): ${formatRatio(ratio)} (target >= ${RATIO_TARGET}x); p99 of (a) ${formatMs(p99)} (target < ${P99_TARGET_MS} ms)`);
+  const cpuOf = (arm: IngestArm) => medianOf((round) => round[arm].cpu.all);
+  console.log(`CPU per webhook, all processes: production ${formatMs(cpuOf('batched'))}, baseline ${formatMs(cpuOf('baseline'))} (${formatRatio(cpuOf('batched') / cpuOf('baseline'))}); with every core busy, production / baseline could reach ${formatRatio(cpuOf('baseline') / cpuOf('batched'))}`);
   console.log(`batching on / off: ${formatRatio(medianOf((round) => ratiosOf(round).batching))}`);
   const isolation = medianOf((round) => ratiosOf(round).isolation);
   // What the process hop adds to one webhook: at the same load, the latency difference; at
