@@ -3,39 +3,33 @@ import type { Middleware } from 'koa';
 import type { AppState } from './app-state.ts';
 import type { HostRoute } from './route-definition.ts';
 
+/** The middleware, with its two routers: what they hold is what the app serves. */
+export type RoutersByPathPrefix = Middleware<AppState> & { readonly routers: readonly Router<AppState>[] };
+
 /**
  * Mounts the routes on two routers, those under `prefix` on one and the rest on the other, and
- * matches each request against one of them. @koa/router tests a request against every route it
- * holds, one by one, and each test calls its debug logger, which allocates its arguments even
- * with logging off: against the host's sixty-odd routes, that was the largest allocation of a
- * webhook delivery (`npm run bench -- ingest`), the request the host serves most. Under the
+ * matches a request under `prefix` against the first. @koa/router tests a request against every
+ * route it holds, one by one, and each test calls its debug logger, which allocates its arguments
+ * even with logging off: against the host's sixty-odd routes, that was the largest allocation of
+ * a webhook delivery (`npm run bench -- ingest`), the request the host serves most. Under the
  * webhook prefix, a delivery is tested against the few webhook routes alone.
  *
+ * A path under `prefix` that none of its routes matches goes to the other router, so every route
+ * stays reachable whatever its pattern; a path both match is served by the route under `prefix`.
  * Matching ignores case, as the router does. Each router answers its own 405 and 501 (after the
- * middleware below it, as `allowedMethods` does), so nothing changes for any request but the
- * routes it is tested against. A route outside `prefix` that could match a path under it (a
- * parameter before the prefix ends) is refused when mounting.
+ * middleware below it, as `allowedMethods` does).
  * @example app.use(routersByPathPrefix('/api/webhook/', routes, (router, selected) => mountRoutes(router, selected, options)));
  */
 export function routersByPathPrefix(prefix: string, routes: HostRoute[], mount: (router: Router<AppState>, routes: HostRoute[]) => void): RoutersByPathPrefix {
-  const lowerPrefix = prefix.toLowerCase();
-  const under = (path: string) => path.length >= lowerPrefix.length && path.slice(0, lowerPrefix.length).toLowerCase() === lowerPrefix;
-  const outsideRoutes = routes.filter((route) => !under(route.path));
-  for (const route of outsideRoutes) {
-    // Its static part ends at its first parameter: one that ends inside the prefix could match under it.
-    const staticPart = route.path.split(/[:*(]/, 1)[0]!.toLowerCase();
-    if (staticPart.length < route.path.length && lowerPrefix.startsWith(staticPart)) {
-      throw new Error(`The route ${route.path} could match paths under ${prefix}, which are matched against the routes under it alone`);
-    }
-  }
-  const inside = routerMiddleware(routes.filter((route) => under(route.path)), mount);
-  const outside = routerMiddleware(outsideRoutes, mount);
-  const middleware: Middleware<AppState> = (ctx, next) => (under(ctx.path) ? inside.serve(ctx, next) : outside.serve(ctx, next));
+  const underPrefix = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'i');
+  const inside = routerMiddleware(routes.filter((route) => underPrefix.test(route.path)), mount);
+  const outside = routerMiddleware(routes.filter((route) => !underPrefix.test(route.path)), mount);
+  const middleware: Middleware<AppState> = (ctx, next) => {
+    const served = underPrefix.test(ctx.path) && inside.router.match(ctx.path, ctx.method).path.length > 0 ? inside : outside;
+    return served.serve(ctx, next);
+  };
   return Object.assign(middleware, { routers: [inside.router, outside.router] });
 }
-
-/** The middleware, with its two routers: what they hold is what the app serves. */
-export type RoutersByPathPrefix = Middleware<AppState> & { readonly routers: readonly Router<AppState>[] };
 
 function routerMiddleware(routes: HostRoute[], mount: (router: Router<AppState>, routes: HostRoute[]) => void): { router: Router<AppState>; serve: Middleware<AppState> } {
   const router = new Router<AppState>();
