@@ -21,8 +21,13 @@ const newSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name ==
 process.stdout.write(String(newSpace.space_size));
 `;
 
-/** Two semi-spaces of 1 MB; Node's default lets the young generation grow to tens of MB. */
-const MAX_YOUNG_GENERATION_BYTES = 4 * 1024 * 1024;
+/**
+ * Semi-spaces of 1 MB: the young generation reads 1.3–2 MB after the churn, and on a loaded
+ * machine V8 has briefly held more (4.25 MB, seen in CI), so the bound leaves room for that.
+ * What it catches is Node's default, which lets it grow to 64 MB here; the exact flag is checked
+ * by the test above.
+ */
+const MAX_YOUNG_GENERATION_BYTES = 6 * 1024 * 1024;
 
 test('the runner runs its entry with the small-heap V8 flags, inside the permission model and its heap limit', () => {
   const args = runnerNodeArgs({ readable: { binds: ['/plugin'], links: [] }, maxHeapMb: 64, entry: '/bundle/runner-main.js' });
