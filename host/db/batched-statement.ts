@@ -36,7 +36,10 @@ export interface BatchedStatementOptions<Item, Row, Result> {
  *
  * An UPDATE joining its rows must also say `key = ANY(ARRAY(SELECT key FROM rows))`: planned once
  * for any batch, the statement assumes 100 rows from `jsonb_to_recordset` and would hash-join
- * them against a sequential scan of the whole table; the array condition makes it an index scan.
+ * them against a sequential scan of the whole table; the array condition makes it an index scan
+ * once the table's statistics show more than a few pages. A plan made while they showed a small
+ * table (never analyzed, autovacuum off) still scans it whole, at a cost that grows with it, until
+ * an ANALYZE makes PostgreSQL plan the statement again.
  * `WITH x AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, …)) UPDATE t SET … FROM x
  * WHERE t.id = x.id AND t.id = ANY(ARRAY(SELECT id FROM x))`.
  * @example

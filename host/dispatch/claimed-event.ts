@@ -66,7 +66,8 @@ const ABANDONED_RUN_ERROR = JSON.stringify({ code: 'BOT_ERR_WORKFLOW_RUN_ABANDON
  * `id IN (SELECT …)`: a prepared statement keeps the plan it made once, and one made while the
  * queue was empty turned `IN` into a walk of the pending index, whose cost grows with the backlog
  * (21 ms for 24 events behind 2,700 queued ones). An array of keys is probed in the primary key
- * whatever the statistics said.
+ * (a bitmap scan of it even on a never-analyzed table; the other tables' probes need statistics,
+ * see BatchedStatement).
  */
 export const CLAIM_LOCKED_EVENTS = `
   claimed AS (
