@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- ingest [--seconds 10] [--warmup 2] [--connections 50] [--rounds 1]`: signed
+ * `npm run bench -- ingest [--seconds 10] [--warmup 2] [--connections 50] [--rounds 1] [--arms a,b]`: signed
  * sample-channel webhooks (~1 KB, 1–3 events, unique ids) over loopback HTTP from a separate load
  * process, against the production webhook path (decode in the channel's sandboxed runner process +
  * durable commit), the same with the channel in host worker threads (thread-only, as before
@@ -8,7 +8,8 @@
  * decode on the main thread, no database). Prints req/s, p50 and p99 per arm, the same-round
  * ratios, each arm's CPU per webhook by process (host, runners, PostgreSQL, load: what bounds the
  * rate once the cores are full, and a steadier figure than req/s on a shared machine) and each
- * runner's idle RSS; with several rounds, the medians. One more arm per real
+ * runner's idle RSS; with several rounds, the medians. `--arms` runs only the arms named (say
+ * `baseline,batched`, to try a change quickly); the targets are judged on a run of every arm. One more arm per real
  * platform package (telegram, whatsapp, messenger, slack) posts that package's recorded text
  * delivery, made unique and signed as its platform signs, to the production path. Targets:
  * production / baseline >= 0.5 with p99 under 50 ms; isolated / thread-only >= 0.9; a runner idle
@@ -31,6 +32,8 @@ interface IngestOptions {
   warmupSeconds: number;
   connections: number;
   rounds: number;
+  /** The arms to run, in the benchmark's order. */
+  arms: IngestArm[];
 }
 
 /**
@@ -54,7 +57,8 @@ interface ArmResult extends LoadResult {
   hops: HopLatencies | undefined;
 }
 
-type Round = Record<IngestArm, ArmResult>;
+/** One result per arm run. */
+type Round = Partial<Record<IngestArm, ArmResult>>;
 
 const ARMS = Object.keys(INGEST_ARMS) as IngestArm[];
 const P99_TARGET_MS = 50;
@@ -71,7 +75,7 @@ export async function runIngestBenchmark(): Promise<void> {
   try {
     servers = await startIngestServers(bench.db);
     console.log(`ingest benchmark on ${bench.server}: ${options.connections} connections, ${options.seconds} s per arm after ${options.warmupSeconds} s of warm-up, ${options.rounds} round(s)`);
-    for (const arm of ARMS) console.log(`  ${arm.padEnd(10)} ${INGEST_ARMS[arm]}`);
+    for (const arm of options.arms) console.log(`  ${arm.padEnd(10)} ${INGEST_ARMS[arm]}`);
     for (const runner of servers.runnerIdleRss) {
       const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
       console.log(`  runner of ${runner.channel} (${runner.isolation}): idle RSS ${mb(runner.rssBytes)} MB (target <= ${RUNNER_IDLE_RSS_TARGET_MB} MB), PSS ${mb(runner.pssBytes)} MB`);
@@ -79,9 +83,9 @@ export async function runIngestBenchmark(): Promise<void> {
     const rounds: Round[] = [];
     for (let index = 0; index < options.rounds; index += 1) {
       rounds.push(await runRound(bench.db, servers, options, index));
-      printRound(rounds.at(-1)!, index);
+      printRound(rounds.at(-1)!, index, options.arms);
     }
-    printSummary(rounds);
+    printSummary(rounds, options.arms);
   } finally {
     await servers?.close();
     await bench.close();
@@ -96,6 +100,7 @@ function readOptions(args: string[]): IngestOptions {
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '50' },
       rounds: { type: 'string', default: '1' },
+      arms: { type: 'string' },
     },
   });
   const number = (name: keyof typeof values, minimum: number) => {
@@ -103,15 +108,24 @@ function readOptions(args: string[]): IngestOptions {
     if (!Number.isFinite(value) || value < minimum) throw new Error(`--${name} must be a number >= ${minimum}, got "${values[name]}"`);
     return value;
   };
-  return { seconds: number('seconds', 1), warmupSeconds: number('warmup', 0), connections: number('connections', 1), rounds: number('rounds', 1) };
+  return { seconds: number('seconds', 1), warmupSeconds: number('warmup', 0), connections: number('connections', 1), rounds: number('rounds', 1), arms: readArms(values.arms) };
+}
+
+function readArms(list: string | undefined): IngestArm[] {
+  if (list === undefined) return ARMS;
+  const named = new Set(list.split(',').map((name) => name.trim()));
+  const unknown = [...named].filter((name) => !(ARMS as string[]).includes(name));
+  if (unknown.length > 0 || named.size === 0) throw new Error(`--arms takes a comma-separated list of ${ARMS.join(', ')}; got "${list}"`);
+  return ARMS.filter((arm) => named.has(arm));
 }
 
 /** Every arm once; the order turns each round so no arm always runs on a warmer machine. */
 async function runRound(db: Knex, servers: IngestServers, options: IngestOptions, index: number): Promise<Round> {
-  const order = ARMS.map((_, offset) => ARMS[(index + offset) % ARMS.length]!);
-  const round: Partial<Round> = {};
+  const { arms } = options;
+  const order = arms.map((_, offset) => arms[(index + offset) % arms.length]!);
+  const round: Round = {};
   for (const arm of order) round[arm] = await runArm(db, servers, options, arm, `r${index}-${arm}`);
-  return round as Round;
+  return round;
 }
 
 async function runArm(db: Knex, servers: IngestServers, options: IngestOptions, arm: IngestArm, idPrefix: string): Promise<ArmResult> {
@@ -186,11 +200,11 @@ function countInboxInserts(db: Knex): { readonly count: number; stop(): void } {
   };
 }
 
-function printRound(round: Round, index: number): void {
+function printRound(round: Round, index: number, arms: IngestArm[]): void {
   printTable(`Round ${index + 1}`, [
     ['arm', 'req/s', 'p50', 'p99', 'failed', 'rows/INSERT', 'channel call p50', 'inbox commit p50'],
-    ...ARMS.map((arm) => {
-      const result = round[arm];
+    ...arms.map((arm) => {
+      const result = round[arm]!;
       const rowsPerInsert = Number.isNaN(result.rowsPerInsert) ? '-' : result.rowsPerInsert.toFixed(1);
       const hop = (pick: (hops: HopLatencies) => { p50Ms: number }) => (result.hops ? formatMs(pick(result.hops).p50Ms) : '-');
       return [arm, formatRate(result.requestsPerSecond), formatMs(result.p50Ms), formatMs(result.p99Ms), String(result.failed), rowsPerInsert, hop((hops) => hops.call), hop((hops) => hops.commit)];
@@ -199,15 +213,29 @@ function printRound(round: Round, index: number): void {
   console.log('channel call, inbox commit: the host waiting for the runner and for PostgreSQL, warm-up included');
   printTable(`CPU per webhook, round ${index + 1} (all threads, warm-up included; the machine has ${availableParallelism()} cores)`, [
     ['arm', 'host', 'runner', 'postgres', 'load', 'all', 'all cores busy'],
-    ...ARMS.map((arm) => {
-      const { host, runner, postgres, load, all } = round[arm].cpu;
+    ...arms.map((arm) => {
+      const { host, runner, postgres, load, all } = round[arm]!.cpu;
       return [arm, formatMs(host), formatMs(runner), formatMs(postgres), formatMs(load), formatMs(all), `${formatRate(cpuBoundRate(all))} req/s`];
     }),
   ]);
   console.log('all cores busy: the rate at which this CPU per webhook would fill every core');
-  const ratios = ratiosOf(round);
-  console.log(`batched / baseline ${formatRatio(ratios.batched)}, unbatched / baseline ${formatRatio(ratios.unbatched)}, batched / unbatched ${formatRatio(ratios.batching)}`);
-  console.log(`isolated / thread-only ${formatRatio(ratios.isolation)} with the seccomp filter, ${formatRatio(ratios.unfilteredIsolation)} without; filtered / unfiltered ${formatRatio(ratios.seccomp)}`);
+  const ratios = RATIOS.filter(([, a, b]) => round[a] && round[b]).map(([label, a, b]) => `${label} ${formatRatio(rateRatio(round, a, b))}`);
+  if (ratios.length > 0) console.log(ratios.join(', '));
+}
+
+/** The same-round ratios printed after each round, for the arms run. */
+const RATIOS: Array<[label: string, a: IngestArm, b: IngestArm]> = [
+  ['batched / baseline', 'batched', 'baseline'],
+  ['unbatched / baseline', 'unbatched', 'baseline'],
+  ['batched / unbatched', 'batched', 'unbatched'],
+  ['isolated / thread-only', 'batched', 'threads'],
+  ['isolated without the seccomp filter / thread-only', 'unfiltered', 'threads'],
+  ['filtered / unfiltered', 'batched', 'unfiltered'],
+];
+
+/** Req/s of arm `a` over arm `b` in one round; both must have run. */
+function rateRatio(round: Round, a: IngestArm, b: IngestArm): number {
+  return round[a]!.requestsPerSecond / round[b]!.requestsPerSecond;
 }
 
 /** Webhooks per second that `msPerWebhook` of CPU would fill the machine's cores with. */
@@ -215,49 +243,51 @@ function cpuBoundRate(msPerWebhook: number): number {
   return (availableParallelism() * 1000) / msPerWebhook;
 }
 
-function ratiosOf(round: Round): { batched: number; unbatched: number; batching: number; isolation: number; unfilteredIsolation: number; seccomp: number } {
-  const rate = (arm: IngestArm) => round[arm].requestsPerSecond;
-  return {
-    batched: rate('batched') / rate('baseline'),
-    unbatched: rate('unbatched') / rate('baseline'),
-    batching: rate('batched') / rate('unbatched'),
-    isolation: rate('batched') / rate('threads'),
-    unfilteredIsolation: rate('unfiltered') / rate('threads'),
-    seccomp: rate('batched') / rate('unfiltered'),
-  };
-}
-
-function printSummary(rounds: Round[]): void {
+function printSummary(rounds: Round[], arms: IngestArm[]): void {
   const medianOf = (pick: (round: Round) => number) => median(rounds.map(pick));
+  const of = (round: Round, arm: IngestArm) => round[arm]!;
   printTable(`Medians of ${rounds.length} round(s)`, [
     ['arm', 'req/s', 'p50', 'p99'],
-    ...ARMS.map((arm) => [
+    ...arms.map((arm) => [
       arm,
-      formatRate(medianOf((round) => round[arm].requestsPerSecond)),
-      formatMs(medianOf((round) => round[arm].p50Ms)),
-      formatMs(medianOf((round) => round[arm].p99Ms)),
+      formatRate(medianOf((round) => of(round, arm).requestsPerSecond)),
+      formatMs(medianOf((round) => of(round, arm).p50Ms)),
+      formatMs(medianOf((round) => of(round, arm).p99Ms)),
     ]),
   ]);
-  const ratio = medianOf((round) => ratiosOf(round).batched);
-  const p99 = medianOf((round) => round.batched.p99Ms);
-  console.log(`\nproduction (a) / baseline (b): ${formatRatio(ratio)} (target >= ${RATIO_TARGET}x); p99 of (a) ${formatMs(p99)} (target < ${P99_TARGET_MS} ms)`);
-  const cpuOf = (arm: IngestArm) => medianOf((round) => round[arm].cpu.all);
-  console.log(`CPU per webhook, all processes: production ${formatMs(cpuOf('batched'))}, baseline ${formatMs(cpuOf('baseline'))} (${formatRatio(cpuOf('batched') / cpuOf('baseline'))}); with every core busy, production / baseline could reach ${formatRatio(cpuOf('baseline') / cpuOf('batched'))}`);
-  console.log(`batching on / off: ${formatRatio(medianOf((round) => ratiosOf(round).batching))}`);
-  const isolation = medianOf((round) => ratiosOf(round).isolation);
-  // What the process hop adds to one webhook: at the same load, the latency difference; at
-  // saturation, the host capacity each webhook costs more.
-  const hopP50 = medianOf((round) => round.batched.p50Ms - round.threads.p50Ms);
-  const hopCapacity = medianOf((round) => 1000 / round.batched.requestsPerSecond - 1000 / round.threads.requestsPerSecond);
-  console.log(`isolated (a) / thread-only: ${formatRatio(isolation)} (target >= ${ISOLATION_RATIO_TARGET}x); the process hop adds ${formatMs(hopP50)} at p50 and ${formatMs(hopCapacity)} of capacity per webhook`);
-  const unfilteredIsolation = medianOf((round) => ratiosOf(round).unfilteredIsolation);
-  const seccomp = medianOf((round) => ratiosOf(round).seccomp);
-  console.log(`isolated / thread-only without the seccomp filter: ${formatRatio(unfilteredIsolation)}; with it / without it: ${formatRatio(seccomp)}`);
-  for (const arm of PLATFORM_ARMS) {
-    const armP99 = medianOf((round) => round[arm].p99Ms);
-    console.log(`${arm} / production (sample): ${formatRatio(medianOf((round) => round[arm].requestsPerSecond / round.batched.requestsPerSecond))}; p99 ack ${formatMs(armP99)} (target well under Slack's ${formatMs(ACK_DEADLINE_MS)})`);
+  const ran = (...wanted: IngestArm[]) => wanted.every((arm) => arms.includes(arm));
+  const ratioOf = (a: IngestArm, b: IngestArm) => medianOf((round) => rateRatio(round, a, b));
+  console.log('');
+  if (ran('batched', 'baseline')) {
+    const p99 = medianOf((round) => of(round, 'batched').p99Ms);
+    console.log(`production (a) / baseline (b): ${formatRatio(ratioOf('batched', 'baseline'))} (target >= ${RATIO_TARGET}x); p99 of (a) ${formatMs(p99)} (target < ${P99_TARGET_MS} ms)`);
+    const cpuOf = (arm: IngestArm) => medianOf((round) => of(round, arm).cpu.all);
+    console.log(`CPU per webhook, all processes: production ${formatMs(cpuOf('batched'))}, baseline ${formatMs(cpuOf('baseline'))} (${formatRatio(cpuOf('batched') / cpuOf('baseline'))}); with every core busy, production / baseline could reach ${formatRatio(cpuOf('baseline') / cpuOf('batched'))}`);
   }
-  const acksMet = PLATFORM_ARMS.every((arm) => medianOf((round) => round[arm].p99Ms) < ACK_DEADLINE_MS / 10);
-  const met = ratio >= RATIO_TARGET && p99 < P99_TARGET_MS && isolation >= ISOLATION_RATIO_TARGET && acksMet;
+  if (ran('batched', 'unbatched')) console.log(`batching on / off: ${formatRatio(ratioOf('batched', 'unbatched'))}`);
+  if (ran('batched', 'threads')) {
+    // What the process hop adds to one webhook: at the same load, the latency difference; at
+    // saturation, the host capacity each webhook costs more.
+    const hopP50 = medianOf((round) => of(round, 'batched').p50Ms - of(round, 'threads').p50Ms);
+    const hopCapacity = medianOf((round) => 1000 / of(round, 'batched').requestsPerSecond - 1000 / of(round, 'threads').requestsPerSecond);
+    console.log(`isolated (a) / thread-only: ${formatRatio(ratioOf('batched', 'threads'))} (target >= ${ISOLATION_RATIO_TARGET}x); the process hop adds ${formatMs(hopP50)} at p50 and ${formatMs(hopCapacity)} of capacity per webhook`);
+  }
+  if (ran('batched', 'threads', 'unfiltered')) {
+    console.log(`isolated / thread-only without the seccomp filter: ${formatRatio(ratioOf('unfiltered', 'threads'))}; with it / without it: ${formatRatio(ratioOf('batched', 'unfiltered'))}`);
+  }
+  for (const arm of PLATFORM_ARMS.filter((platform) => ran(platform, 'batched'))) {
+    const armP99 = medianOf((round) => of(round, arm).p99Ms);
+    console.log(`${arm} / production (sample): ${formatRatio(ratioOf(arm, 'batched'))}; p99 ack ${formatMs(armP99)} (target well under Slack's ${formatMs(ACK_DEADLINE_MS)})`);
+  }
+  if (!ran(...ARMS)) {
+    console.log('targets are judged on a run of every arm');
+    return;
+  }
+  const acksMet = PLATFORM_ARMS.every((arm) => medianOf((round) => of(round, arm).p99Ms) < ACK_DEADLINE_MS / 10);
+  const met =
+    ratioOf('batched', 'baseline') >= RATIO_TARGET &&
+    medianOf((round) => of(round, 'batched').p99Ms) < P99_TARGET_MS &&
+    ratioOf('batched', 'threads') >= ISOLATION_RATIO_TARGET &&
+    acksMet;
   console.log(met ? 'target met' : 'target NOT met');
 }
