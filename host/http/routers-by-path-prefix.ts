@@ -25,13 +25,24 @@ export function routersByPathPrefix(prefix: string, routes: HostRoute[], mount: 
   const inside = routerMiddleware(routes.filter((route) => underPrefix.test(route.path)), mount);
   const outside = routerMiddleware(routes.filter((route) => !underPrefix.test(route.path)), mount);
   const middleware: Middleware<AppState> = (ctx, next) => {
-    const served = underPrefix.test(ctx.path) && inside.router.match(ctx.path, ctx.method).path.length > 0 ? inside : outside;
-    return served.serve(ctx, next);
+    if (!underPrefix.test(ctx.path)) return outside.serve(ctx, next);
+    // The router lists in `ctx.matched` the routes whose path matched; with none, it calls on.
+    return inside.match(ctx, () => ((ctx as { matched?: unknown[] }).matched?.length ? inside.allowed(ctx, next) : outside.serve(ctx, next)));
   };
   return Object.assign(middleware, { routers: [inside.router, outside.router] });
 }
 
-function routerMiddleware(routes: HostRoute[], mount: (router: Router<AppState>, routes: HostRoute[]) => void): { router: Router<AppState>; serve: Middleware<AppState> } {
+interface MountedRouter {
+  router: Router<AppState>;
+  /** Runs the route the request matches, else calls on. */
+  match: Middleware<AppState>;
+  /** After what follows, answers 405 or 501 for a path this router matched with another method. */
+  allowed: Middleware<AppState>;
+  /** `match`, then `allowed` around what follows. */
+  serve: Middleware<AppState>;
+}
+
+function routerMiddleware(routes: HostRoute[], mount: (router: Router<AppState>, routes: HostRoute[]) => void): MountedRouter {
   const router = new Router<AppState>();
   mount(router, routes);
   // Koa's `use` accepts these as they are; called directly, their context type asks for the
@@ -40,5 +51,5 @@ function routerMiddleware(routes: HostRoute[], mount: (router: Router<AppState>,
   // Without `throw`, the router sets 405 (or 501) and the Allow header once the middleware below
   // has not answered; errorMiddleware then gives the response the error body.
   const allowed = router.allowedMethods() as unknown as Middleware<AppState>;
-  return { router, serve: (ctx, next) => match(ctx, () => allowed(ctx, next)) };
+  return { router, match, allowed, serve: (ctx, next) => match(ctx, () => allowed(ctx, next)) };
 }
