@@ -18,10 +18,12 @@ export function isRedirectStatus(status: number): boolean {
  * @example const next = redirectHop(hop, 302, '/login');
  */
 export function redirectHop(hop: EgressHop, status: number, location: string): EgressHop {
-  const parsed = URL.parse(location, hop.url);
-  if (!parsed) throw egressError('BOT_ERR_EGRESS_REDIRECT_REFUSED', `${hop.url.origin} redirected to an unreadable Location`);
   const url = plainHttpUrl(location, hop.url);
-  if (!url) throw egressError('BOT_ERR_EGRESS_REDIRECT_REFUSED', `${hop.url.origin} redirected to a ${parsed.protocol} URL, which is not fetched`);
+  if (!url) {
+    // Parsed again only to say why.
+    const protocol = URL.parse(location, hop.url)?.protocol;
+    throw egressError('BOT_ERR_EGRESS_REDIRECT_REFUSED', protocol ? `${hop.url.origin} redirected to a ${protocol} URL, which is not fetched` : `${hop.url.origin} redirected to an unreadable Location`);
+  }
   const toGet = status === 303 ? hop.method !== 'HEAD' : (status === 301 || status === 302) && hop.method === 'POST';
   let headers = hop.headers;
   if (toGet) headers = headers.filter(([name]) => !BODY_HEADERS.has(name));

@@ -28,11 +28,11 @@ export function createLogger({ level, pretty }: LoggerOptions, destination?: Des
     },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
   };
-  // A destination (tests read what is logged) replaces stdout; pretty output is for terminals only.
-  if (destination && !pretty) return pino(options, destination);
+  // Pretty output is for terminals only. A destination (tests read what is logged) replaces stdout,
+  // which is written as lines are logged: with pino's default (asynchronous) stdout, the write in
+  // flight when the host exits could land after the lines flushed at exit, so a shutdown's last
+  // lines came out of order, and a crash could lose its last lines. The host logs little at info,
+  // nothing per request.
   if (pretty) return pino(options);
-  // Written as they are logged: with pino's default (asynchronous) stdout, the write in flight when
-  // the host exits could land after the lines flushed at exit, so a shutdown's last lines came out
-  // of order, and a crash could lose its last lines. The host logs little at info, nothing per request.
-  return pino(options, pino.destination({ dest: 1, sync: true }));
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
 }
