@@ -132,20 +132,24 @@ async function platformSource(services: ReturnType<typeof createServices>, arm: 
   };
 }
 
-/** The runners of one host's channels; an idle runner adds nothing to a difference of two readings. */
-function runnersCpuMs(services: ReturnType<typeof createServices>): number {
-  return services.channels.diagnostics().reduce((sum, entry) => {
-    const pid = entry.runner?.pid;
-    return sum + (pid === undefined || pid === null ? 0 : (processTreeUsage(pid)?.cpuMs ?? 0));
-  }, 0);
-}
-
-function runnerIdleRss(services: ReturnType<typeof createServices>): IngestServers['runnerIdleRss'] {
+/** Each running runner of one host's channels, with its process tree's usage now. */
+function runnerUsages(services: ReturnType<typeof createServices>) {
   return services.channels.diagnostics().flatMap((entry) => {
     const pid = entry.runner?.pid;
     const usage = pid === undefined || pid === null ? undefined : processTreeUsage(pid);
+    return usage ? [{ entry, usage }] : [];
+  });
+}
+
+/** The runners of one host's channels; an idle runner adds nothing to a difference of two readings. */
+function runnersCpuMs(services: ReturnType<typeof createServices>): number {
+  return runnerUsages(services).reduce((sum, { usage }) => sum + usage.cpuMs, 0);
+}
+
+function runnerIdleRss(services: ReturnType<typeof createServices>): IngestServers['runnerIdleRss'] {
+  return runnerUsages(services).flatMap(({ entry, usage }) => {
     const isolation = `${entry.isolation ?? '-'}${entry.seccomp === undefined ? '' : entry.seccomp ? ' + seccomp' : ', no seccomp'}`;
-    return usage && entry.name ? [{ channel: entry.name, isolation, rssBytes: usage.rssBytes, pssBytes: treePss(usage.pids) }] : [];
+    return entry.name ? [{ channel: entry.name, isolation, rssBytes: usage.rssBytes, pssBytes: treePss(usage.pids) }] : [];
   });
 }
 
