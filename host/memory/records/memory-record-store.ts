@@ -175,6 +175,39 @@ export class MemoryRecordStore {
     return toMemoryRecord(row);
   }
 
+  /**
+   * An operator's edit of one record: the whole value replaced, checked against the definition's
+   * current schema, the expiry restarted, the record's identity kept. The record is locked before
+   * it is written, so a delete or an erasure racing the edit either lands first (the edit finds
+   * nothing: not found, nothing written) or waits and deletes the edited record. Without the lock
+   * the edit's upsert would insert the record again once the delete committed: an erased
+   * subscriber's data brought back by an edit that started before the erasure.
+   * @example await store.replaceValue(record.id, { name: 'Ada' })
+   */
+  async replaceValue(id: string, value: unknown): Promise<MemoryRecord> {
+    const record = await this.get(id);
+    const target: MemoryTarget = {
+      ownerId: record.ownerId,
+      ...(record.workflowId ? { workflowId: record.workflowId } : {}),
+      ...(record.threadId ? { threadId: record.threadId } : {}),
+      ...(record.runId ? { runId: record.runId } : {}),
+    };
+    // One clock reading for the lock's liveness test and the write: a record live when locked is
+    // not taken for expired by the upsert (which would give it a new identity).
+    const now = this.#now();
+    const [written] = await this.#db.transaction((trx) =>
+      this.#writer.writeCheckedIn(trx, [{ target, slug: record.slug, value }], now, async () => {
+        const locked = await trx('memory_records')
+          .where('id', id)
+          .where((where) => where.whereNull('expires_at').orWhere('expires_at', '>', now))
+          .forUpdate()
+          .first('id');
+        if (!locked) throw recordNotFound(id);
+      }),
+    );
+    return written!;
+  }
+
   async delete(id: string): Promise<void> {
     const deleted = await this.#db('memory_records')
       .where('id', id)

@@ -50,7 +50,7 @@ export class MemoryRecordWriter {
     assertSlugNames(slugs);
     if (entries.length === 0) return [];
     const now = this.#now();
-    return (await this.#writeIfCached(entries, slugs, now)) ?? this.#writeChecked(entries, slugs, now);
+    return (await this.#writeIfCached(entries, slugs, now)) ?? this.#writeChecked(entries, now);
   }
 
   /**
@@ -104,14 +104,24 @@ export class MemoryRecordWriter {
   }
 
   /** The checked path: `FOR SHARE` keeps the definitions as read until the upsert commits. */
-  #writeChecked(entries: MemoryWriteEntry[], slugs: Set<string>, now: Date): Promise<MemoryRecord[]> {
-    return this.#db.transaction(async (trx) => {
-      const definitions = await readDefinitions(trx, [...slugs]);
-      this.#cache.remember(slugs, definitions);
-      assertSlugsKnown(slugs, definitions);
-      const rows = buildWriteRows(entries, definitions, this.#validator, now);
-      return withSlugs(await upsertRecords(trx, rows, now), definitions);
-    });
+  #writeChecked(entries: MemoryWriteEntry[], now: Date): Promise<MemoryRecord[]> {
+    return this.#db.transaction((trx) => this.writeCheckedIn(trx, entries, now));
+  }
+
+  /**
+   * The checked path in the caller's transaction. `beforeUpsert` runs once the definitions are
+   * held, so whatever it locks is taken after them, in the order every writer takes its locks
+   * (definitions, then records), and two writers never wait for each other in a circle.
+   */
+  async writeCheckedIn(trx: Knex.Transaction, entries: MemoryWriteEntry[], now: Date, beforeUpsert?: () => Promise<void>): Promise<MemoryRecord[]> {
+    const slugs = new Set(entries.map((entry) => entry.slug));
+    assertSlugNames(slugs);
+    const definitions = await readDefinitions(trx, [...slugs]);
+    this.#cache.remember(slugs, definitions);
+    assertSlugsKnown(slugs, definitions);
+    await beforeUpsert?.();
+    const rows = buildWriteRows(entries, definitions, this.#validator, now);
+    return withSlugs(await upsertRecords(trx, rows, now), definitions);
   }
 }
 

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { listQuerySchema, pageSchema } from '../../http/list-query.ts';
 import { defineRoute, type RouteDefinition } from '../../http/route-definition.ts';
 import { listedMemoryRecordSchema, memoryRecordSchema } from './memory-record.ts';
-import { replaceRecordValue } from './replace-record-value.ts';
 import { MEMORY_RECORD_SORTS, type MemoryRecordStore } from './memory-record-store.ts';
 
 const ownerIdSchema = z.string().min(1).max(200);
@@ -52,7 +51,7 @@ export function memoryRecordRoutes(deps: { records: MemoryRecordStore }): RouteD
       body: z.object({ value: z.unknown().describe('The whole new value') }).strict(),
       success: { status: 200, description: 'The record as written', schema: memoryRecordSchema },
       errors: [404],
-      handle: ({ params, body }) => replaceRecordValue(deps.records, params.id, body.value),
+      handle: ({ params, body }) => deps.records.replaceValue(params.id, body.value),
     }),
     defineRoute({
       method: 'DELETE',

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { insertDefinition } from './insert-definition.ts';
+import { untilStatementWaitsForLock } from './until-upsert-waits-for-lock.ts';
 
 let app: TestApp;
 before(async () => {
@@ -37,4 +38,42 @@ test('editing takes memory_record:update, and an unknown record is not found', a
   const missing = await app.request('PUT', `/api/memory-records/${randomUUID()}`, { as: 'admin', body: { value: { name: 'x' } } });
   assert.equal(missing.status, 404);
   assert.equal(missing.body.error.code, 'BOT_ERR_MEMORY_RECORD_NOT_FOUND');
+});
+
+test('an edit racing an erasure never brings the erased record back', async () => {
+  const [record] = await app.services.memoryRecords.write({ ownerId: 'edit-d' }, { profile: { name: 'Hedy' } });
+  // The erasure has deleted the record but not committed when the edit arrives.
+  const erasure = await app.services.db.transaction();
+  try {
+    assert.equal(await erasure('memory_records').where({ owner_id: 'edit-d' }).delete(), 1);
+    const edit = app.request('PUT', `/api/memory-records/${record!.id}`, { as: 'editor', body: { value: { name: 'Hedy L.' } } });
+    await untilStatementWaitsForLock(app.services.db, '%memory_records%');
+    await erasure.commit();
+    const edited = await edit;
+    assert.equal(edited.status, 404, edited.text);
+    assert.equal(edited.body.error.code, 'BOT_ERR_MEMORY_RECORD_NOT_FOUND');
+  } finally {
+    if (!erasure.isCompleted()) await erasure.rollback();
+  }
+  assert.deepEqual(await app.services.db('memory_records').where({ owner_id: 'edit-d' }), []);
+});
+
+test('an erasure arriving during an edit waits for it, then erases the edited record', async () => {
+  const [record] = await app.services.memoryRecords.write({ ownerId: 'edit-e' }, { profile: { name: 'Karen' } });
+  // Held by another writer (an operator's transaction, say), so the edit waits with its definitions held.
+  const holder = await app.services.db.transaction();
+  let erased: Promise<{ status: number }> | undefined;
+  try {
+    await holder('memory_records').where({ id: record!.id }).forUpdate().first('id');
+    const edit = app.request('PUT', `/api/memory-records/${record!.id}`, { as: 'editor', body: { value: { name: 'Karen S.' } } });
+    await untilStatementWaitsForLock(app.services.db, '%for update%');
+    erased = app.request('DELETE', '/api/subscribers/edit-e/memory', { as: 'admin' });
+    await untilStatementWaitsForLock(app.services.db, '%delete from "memory_records"%');
+    await holder.commit();
+    assert.equal((await edit).status, 200);
+  } finally {
+    if (!holder.isCompleted()) await holder.rollback();
+  }
+  assert.equal((await erased!).status, 200);
+  assert.deepEqual(await app.services.db('memory_records').where({ owner_id: 'edit-e' }), []);
 });
