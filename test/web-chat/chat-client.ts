@@ -44,11 +44,23 @@ export class ChatClient {
   }
 
   /** The next frame of `type` (frames of other types before it are dropped). */
-  async next(type: string, timeoutMs = 10_000): Promise<Frame> {
+  next(type: string, timeoutMs = 10_000): Promise<Frame> {
+    return this.#first(type, timeoutMs, { dropEarlier: true });
+  }
+
+  /**
+   * The first frame of `type` not yet taken; frames of other types stay queued, for frames whose
+   * order the host does not fix (a duplicate's ack and the first message's reply, say).
+   */
+  take(type: string, timeoutMs = 10_000): Promise<Frame> {
+    return this.#first(type, timeoutMs, { dropEarlier: false });
+  }
+
+  async #first(type: string, timeoutMs: number, { dropEarlier }: { dropEarlier: boolean }): Promise<Frame> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const index = this.#frames.findIndex((frame) => frame.type === type);
-      if (index >= 0) return this.#frames.splice(0, index + 1).at(-1)!;
+      if (index >= 0) return dropEarlier ? this.#frames.splice(0, index + 1).at(-1)! : this.#frames.splice(index, 1)[0]!;
       if (this.closed) throw new Error(`socket closed (${this.closed.code} ${this.closed.reason}) while waiting for a ${type} frame`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no ${type} frame within ${timeoutMs} ms; got ${JSON.stringify(this.#frames)}`);
