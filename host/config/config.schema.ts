@@ -145,6 +145,9 @@ export const configSchema = z.object({
   BOT_CHANNEL_MIN_RELEASE_AGE_HOURS: nonNegativeInt
     .default(0)
     .describe('A registry version younger than this is refused (time for a hijacked release to be pulled); 0 turns the rule off.'),
+  BOT_CHANNEL_REQUIRE_SIGNED: booleanFlag
+    .default(false)
+    .describe("Install only what the registry signs: the package and each of its dependencies must carry a registry signature that verifies against the registry's published keys (a signature that fails refuses the install whatever this says). Uploaded tarballs, which no registry signs, are refused."),
   BOT_CHANNELS_FILE: z
     .string()
     .min(1)

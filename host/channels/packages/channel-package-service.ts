@@ -176,7 +176,7 @@ export class ChannelPackageService {
     try {
       this.#allow(request);
       fetched = await this.#fetch(request);
-      const candidate = { name: fetched.name, version: fetched.version, publishedAt: fetched.publishedAt, fromRegistry: 'spec' in request };
+      const candidate = { name: fetched.name, version: fetched.version, publishedAt: fetched.publishedAt, fromRegistry: 'spec' in request, trust: fetched.trust };
       checkInstallRules(candidate, this.#options.rules ?? OPEN_RULES, this.#options.now?.() ?? new Date());
       const dependencies = await this.#dependencies(fetched);
       const stored = { ...fetched, dependenciesIntegrity: dependencies?.integrity ?? null };
@@ -225,7 +225,7 @@ export class ChannelPackageService {
    */
   #dependencies(fetched: FetchedPackage): Promise<DependencyBundle | undefined> {
     const fetchDependencies = this.#options.fetchDependencies ?? fetchChannelDependencies;
-    const options = { hostPeers: Object.keys(this.#options.providedVersions), bundled: fetched.manifest.bundleDependencies };
+    const options = { hostPeers: Object.keys(this.#options.providedVersions), bundled: fetched.manifest.bundleDependencies, requireSigned: (this.#options.rules ?? OPEN_RULES).requireSigned };
     return fetchDependencies(fetched.manifest.dependencies, `${fetched.name}@${fetched.version}`, this.#options.registry, options);
   }
 

@@ -27,6 +27,8 @@ export interface DependencyOptions {
   bundled?: readonly string[];
   /** Refuse a packed bundle larger than this (TOO_LARGE); 48 MiB by default. */
   maxBundleBytes?: number;
+  /** Refuse a dependency without a registry signature (BOT_CHANNEL_REQUIRE_SIGNED). */
+  requireSigned?: boolean;
 }
 
 /** What a dependency bundle may unpack to: a tree of dependencies is larger than one package. */
@@ -42,7 +44,7 @@ const MAX_TARBALL_BYTES = 20 * 1024 * 1024;
 /**
  * Fetches the dependencies of `requiredBy` (its package.json `dependencies`, less those it bundles
  * and the host's peers) from `registry` alone, as resolve-channel-dependencies.ts checks and
- * lays them out, and packs them into one bundle: each unpacked by the host's own extractor (no
+ * lays them out (each version's registry signature checked), and packs them into one bundle: each unpacked by the host's own extractor (no
  * links, modes 0644/0755, no script run, no `bin` linked), then tarred. Undefined when there is
  * nothing to fetch. Every request shares the registry's deadline.
  * @example const bundle = await fetchChannelDependencies({ 'left-pad': '^1' }, 'bot-channel-x@1.0.0', registry, { hostPeers: ['zod'] })
@@ -52,7 +54,7 @@ export async function fetchChannelDependencies(dependencies: Record<string, stri
   const wanted = Object.fromEntries(Object.entries(dependencies).filter(([name]) => !skipped.has(name)));
   if (Object.keys(wanted).length === 0) return undefined;
   const placed = await withRegistryClient(registry, (client) =>
-    resolveChannelDependencies(client, wanted, requiredBy, { hostPeers: options.hostPeers, maxPackages: MAX_PACKAGES, maxTarballBytes: MAX_TARBALL_BYTES }),
+    resolveChannelDependencies(client, wanted, requiredBy, { hostPeers: options.hostPeers, maxPackages: MAX_PACKAGES, maxTarballBytes: MAX_TARBALL_BYTES, requireSigned: options.requireSigned ?? false }),
   );
   const tarball = await packDependencies(placed);
   const maxBytes = options.maxBundleBytes ?? DEFAULT_MAX_BUNDLE_BYTES;

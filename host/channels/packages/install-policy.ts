@@ -1,6 +1,7 @@
 import semver from 'semver';
 import type { Config } from '../../config/config.schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import type { PackageTrust } from './installed-packages.ts';
 
 /** Which packages an operator lets the host install, besides BOT_CHANNEL_INSTALL. */
 export interface InstallRules {
@@ -10,9 +11,15 @@ export interface InstallRules {
   deny: string[];
   /** A registry version younger than this is refused (BOT_CHANNEL_MIN_RELEASE_AGE_HOURS); 0 turns it off. */
   minReleaseAgeHours: number;
+  /**
+   * Only what the registry signs (BOT_CHANNEL_REQUIRE_SIGNED): the package and each of its
+   * dependencies must carry a registry signature that verifies; an upload, which no registry
+   * signs, is refused.
+   */
+  requireSigned: boolean;
 }
 
-export const OPEN_RULES: InstallRules = { allow: [], deny: [], minReleaseAgeHours: 0 };
+export const OPEN_RULES: InstallRules = { allow: [], deny: [], minReleaseAgeHours: 0, requireSigned: false };
 
 /**
  * Refuses a package the rules do not let in, with BOT_ERR_CHANNEL_PACKAGE_POLICY and the rule
@@ -22,11 +29,16 @@ export const OPEN_RULES: InstallRules = { allow: [], deny: [], minReleaseAgeHour
  * time: the age rule is for registry installs.
  * @example checkInstallRules({ name: 'bot-channel-x', version: '1.2.0', publishedAt: '2026-11-01T00:00:00Z', fromRegistry: true }, rules, new Date());
  */
-export function checkInstallRules(candidate: { name: string; version: string; publishedAt: string | undefined; fromRegistry: boolean }, rules: InstallRules, now: Date): void {
+export function checkInstallRules(candidate: { name: string; version: string; publishedAt: string | undefined; fromRegistry: boolean; trust: PackageTrust }, rules: InstallRules, now: Date): void {
   const label = `${candidate.name}@${candidate.version}`;
   const denied = rules.deny.find((entry) => matches(entry, candidate));
   if (denied) refuse(`${label} is denied by BOT_CHANNEL_DENY (${denied})`);
   if (rules.allow.length > 0 && !rules.allow.some((entry) => matches(entry, candidate))) refuse(`${label} is not in BOT_CHANNEL_ALLOW`);
+  if (rules.requireSigned && candidate.trust !== 'verified') {
+    refuse(candidate.fromRegistry
+      ? `${label} carries no registry signature (or the registry publishes no keys), and BOT_CHANNEL_REQUIRE_SIGNED asks for one`
+      : `${label} is an upload, which no registry signs, and BOT_CHANNEL_REQUIRE_SIGNED asks for a registry signature`);
+  }
   if (!candidate.fromRegistry || rules.minReleaseAgeHours <= 0) return;
   const published = candidate.publishedAt === undefined ? Number.NaN : Date.parse(candidate.publishedAt);
   if (Number.isNaN(published)) refuse(`${label}: the registry does not say when it was published, and BOT_CHANNEL_MIN_RELEASE_AGE_HOURS requires its age`);
@@ -36,9 +48,14 @@ export function checkInstallRules(candidate: { name: string; version: string; pu
   }
 }
 
-/** The operator's rules from the configuration (BOT_CHANNEL_ALLOW, BOT_CHANNEL_DENY, BOT_CHANNEL_MIN_RELEASE_AGE_HOURS). */
-export function installRulesFrom(config: Pick<Config, 'BOT_CHANNEL_ALLOW' | 'BOT_CHANNEL_DENY' | 'BOT_CHANNEL_MIN_RELEASE_AGE_HOURS'>): InstallRules {
-  return { allow: parseRuleList(config.BOT_CHANNEL_ALLOW), deny: parseRuleList(config.BOT_CHANNEL_DENY), minReleaseAgeHours: config.BOT_CHANNEL_MIN_RELEASE_AGE_HOURS };
+/** The operator's rules from the configuration (BOT_CHANNEL_ALLOW, BOT_CHANNEL_DENY, BOT_CHANNEL_MIN_RELEASE_AGE_HOURS, BOT_CHANNEL_REQUIRE_SIGNED). */
+export function installRulesFrom(config: Pick<Config, 'BOT_CHANNEL_ALLOW' | 'BOT_CHANNEL_DENY' | 'BOT_CHANNEL_MIN_RELEASE_AGE_HOURS' | 'BOT_CHANNEL_REQUIRE_SIGNED'>): InstallRules {
+  return {
+    allow: parseRuleList(config.BOT_CHANNEL_ALLOW),
+    deny: parseRuleList(config.BOT_CHANNEL_DENY),
+    minReleaseAgeHours: config.BOT_CHANNEL_MIN_RELEASE_AGE_HOURS,
+    requireSigned: config.BOT_CHANNEL_REQUIRE_SIGNED,
+  };
 }
 
 /** Parses a BOT_CHANNEL_ALLOW/DENY list: entries separated by commas or whitespace. */

@@ -49,7 +49,7 @@ export interface RegistryVersion {
 export interface RegistryClient {
   /** The version of `name` that `fetchSpec` picks, as pacote (npm-pick-manifest) picks it. */
   version(name: string, fetchSpec: string): Promise<RegistryVersion>;
-  /** The registry's signing keys; undefined when it publishes none. */
+  /** The registry's signing keys, asked once per client; undefined when it publishes none. */
   signingKeys(): Promise<RegistryKey[] | undefined>;
   /** The version's tarball, checked against `dist.integrity` as it streams; at most `maxBytes`. */
   tarball(version: RegistryVersion, maxBytes: number): Promise<Buffer>;
@@ -81,6 +81,8 @@ class PacoteRegistryClient implements RegistryClient {
   readonly #base: URL;
   readonly #options: RegistryOptions;
   readonly #timedOutAfter: () => number | undefined;
+  /** One answer for a whole install: the package and every dependency are checked against the same keys. */
+  #keys: Promise<RegistryKey[] | undefined> | undefined;
 
   constructor(base: URL, options: RegistryOptions, timedOutAfter: () => number | undefined) {
     this.#base = base;
@@ -93,7 +95,12 @@ class PacoteRegistryClient implements RegistryClient {
     return registryVersionOf(manifest, name);
   }
 
-  async signingKeys(): Promise<RegistryKey[] | undefined> {
+  signingKeys(): Promise<RegistryKey[] | undefined> {
+    this.#keys ??= this.#fetchSigningKeys();
+    return this.#keys;
+  }
+
+  async #fetchSigningKeys(): Promise<RegistryKey[] | undefined> {
     const url = new URL('-/npm/v1/keys', this.#base).href;
     try {
       const response = await registryFetch(url, this.#options);

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { configSchema } from '../../../host/config/config.schema.ts';
 import { checkInstallRules, installRulesFrom, type InstallRules } from '../../../host/channels/packages/install-policy.ts';
 import { packedChannel } from '../../support/channel-package-tarballs.ts';
 import { createPluginRoot } from '../../support/temp-plugin-root.ts';
@@ -11,8 +12,8 @@ import { startTestRegistry } from '../../support/test-registry.ts';
 
 const NOW = new Date('2026-11-26T12:00:00.000Z');
 const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 3_600_000).toISOString();
-const candidate = (name: string, version = '1.2.0', publishedAt: string | undefined = hoursAgo(1_000), fromRegistry = true) => ({ name, version, publishedAt, fromRegistry });
-const rules = (partial: Partial<InstallRules>): InstallRules => ({ allow: [], deny: [], minReleaseAgeHours: 0, ...partial });
+const candidate = (name: string, version = '1.2.0', publishedAt: string | undefined = hoursAgo(1_000), fromRegistry = true) => ({ name, version, publishedAt, fromRegistry, trust: 'unsigned' as const });
+const rules = (partial: Partial<InstallRules>): InstallRules => ({ allow: [], deny: [], minReleaseAgeHours: 0, requireSigned: false, ...partial });
 const refused = (run: () => void) => assert.throws(run, { code: 'BOT_ERR_CHANNEL_PACKAGE_POLICY' });
 
 test('a deny entry refuses its name, or only the versions in its range, whatever the allow list says', () => {
@@ -33,16 +34,23 @@ test('a minimum release age refuses younger registry versions and those whose ag
   checkInstallRules(candidate('bot-channel-x', '1.0.0', hoursAgo(49)), aged, NOW);
   refused(() => checkInstallRules(candidate('bot-channel-x', '1.0.0', hoursAgo(47)), aged, NOW));
   // (A default parameter would stand in for an undefined publish time: these are spelt out.)
-  refused(() => checkInstallRules({ name: 'bot-channel-x', version: '1.0.0', publishedAt: undefined, fromRegistry: true }, aged, NOW));
-  checkInstallRules({ name: 'bot-channel-x', version: '1.0.0', publishedAt: undefined, fromRegistry: false }, aged, NOW);
+  refused(() => checkInstallRules({ name: 'bot-channel-x', version: '1.0.0', publishedAt: undefined, fromRegistry: true, trust: 'verified' }, aged, NOW));
+  checkInstallRules({ name: 'bot-channel-x', version: '1.0.0', publishedAt: undefined, fromRegistry: false, trust: 'pinned' }, aged, NOW);
 });
 
-test('the rules are read from BOT_CHANNEL_ALLOW, BOT_CHANNEL_DENY and BOT_CHANNEL_MIN_RELEASE_AGE_HOURS', () => {
-  assert.deepEqual(installRulesFrom({ BOT_CHANNEL_ALLOW: 'bot-channel-a, bot-channel-b@^2', BOT_CHANNEL_DENY: undefined, BOT_CHANNEL_MIN_RELEASE_AGE_HOURS: 24 }), {
-    allow: ['bot-channel-a', 'bot-channel-b@^2'],
-    deny: [],
-    minReleaseAgeHours: 24,
-  });
+test('requireSigned lets in only a registry version whose signature verified: not an unsigned one, nor an upload', () => {
+  const signedOnly = rules({ requireSigned: true });
+  checkInstallRules({ ...candidate('bot-channel-x'), trust: 'verified' }, signedOnly, NOW);
+  refused(() => checkInstallRules(candidate('bot-channel-x'), signedOnly, NOW));
+  for (const trust of ['pinned', 'unverified'] as const) refused(() => checkInstallRules({ ...candidate('bot-channel-x', '1.0.0', undefined, false), trust }, signedOnly, NOW));
+  checkInstallRules(candidate('bot-channel-x'), rules({}), NOW);
+});
+
+test('the rules are read from BOT_CHANNEL_ALLOW, BOT_CHANNEL_DENY, BOT_CHANNEL_MIN_RELEASE_AGE_HOURS and BOT_CHANNEL_REQUIRE_SIGNED', () => {
+  const read = installRulesFrom({ BOT_CHANNEL_ALLOW: 'bot-channel-a, bot-channel-b@^2', BOT_CHANNEL_DENY: undefined, BOT_CHANNEL_MIN_RELEASE_AGE_HOURS: 24, BOT_CHANNEL_REQUIRE_SIGNED: true });
+  assert.deepEqual(read, { allow: ['bot-channel-a', 'bot-channel-b@^2'], deny: [], minReleaseAgeHours: 24, requireSigned: true });
+  assert.equal(configSchema.parse({}).BOT_CHANNEL_REQUIRE_SIGNED, false);
+  assert.equal(configSchema.parse({ BOT_CHANNEL_REQUIRE_SIGNED: 'true' }).BOT_CHANNEL_REQUIRE_SIGNED, true);
 });
 
 test('the host applies the rules before it unpacks anything, and audits the refusal', async (t) => {
