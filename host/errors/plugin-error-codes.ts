@@ -17,7 +17,7 @@ export const PLUGIN_ERROR_CODES = {
   BOT_ERR_PLUGIN_PEER_UNRESOLVED: { status: 500, expose: false, description: 'A peer dependency the host does not provide cannot be resolved from the plugin.' },
   BOT_ERR_PLUGIN_DUPLICATE_NAME: { status: 500, expose: false, description: 'Another registered channel already has this name.' },
   BOT_ERR_PLUGIN_LINK_OUTSIDE: { status: 500, expose: false, description: "A link among the plugin's files leads outside it, to something its runner may not read (a system folder, the host's files, another channel)." },
-  BOT_ERR_PLUGIN_EGRESS_INVALID: { status: 500, expose: false, description: 'The manifest\'s "bot.egress" is not an array of host names.' },
+  BOT_ERR_PLUGIN_EGRESS_INVALID: { status: 500, expose: false, description: 'The manifest\'s "bot.egress" is not an array of host names and `*.domain` patterns (a pattern\'s domain may not be a public suffix).' },
   BOT_ERR_PLUGIN_LOAD_FAILED: { status: 500, expose: false, description: 'Loading the channel failed with an error that has no code of its own.' },
   // The sandbox's own rows (checks in a worker before a channel is registered, calls into a
   // loaded channel), with the classes the host reads of some of them.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { egressRuleFor, type EgressAllowance } from '../../host/egress/egress-allowance.ts';
 
-const allowance: EgressAllowance = { hosts: ['api.telegram.org'], origins: ['http://127.0.0.1:8080', 'https://platform.example'] };
+const allowance: EgressAllowance = { hosts: ['api.telegram.org', '*.fbcdn.net'], origins: ['http://127.0.0.1:8080', 'https://platform.example'] };
 
 const cases: [string, string | undefined][] = [
   ['https://api.telegram.org/bot1/getMe', 'public-address'],
@@ -16,6 +16,12 @@ const cases: [string, string | undefined][] = [
   ['https://platform.example:443/api', 'any-address'],
   ['http://platform.example/api', undefined],
   ['ftp://api.telegram.org/', undefined],
+  ['https://scontent-iad3-1.xx.fbcdn.net/v/photo.jpg', 'public-address'],
+  ['https://VIDEO.xx.FBCDN.net./clip.mp4', 'public-address'],
+  ['https://fbcdn.net/', undefined],
+  ['https://evilfbcdn.net/', undefined],
+  ['https://fbcdn.net.evil.example/', undefined],
+  ['http://[::1]/fbcdn.net', undefined],
 ];
 
 for (const [url, rule] of cases) {

@@ -23,6 +23,19 @@ describe('a host the package declares', () => {
     assert.equal(listener.received[0]?.headers.host, `${NAME}:${listener.port}`);
   });
 
+  test('a *.domain pattern reaches a name below it, and only on a public address', async (t) => {
+    const listener = await startListener(t, echo);
+    const edge = 'scontent-iad3-1.xx.cdn.example.test';
+    const client = startClient(t, { resolve: resolverFor({ [edge]: ['127.0.0.1'] }), isPublicAddress: (address) => address === '127.0.0.1' });
+    const answer = await client.perform(get(`http://${edge}:${listener.port}/v/photo.jpg`), { hosts: ['*.cdn.example.test'], origins: [] });
+    assert.equal(answer.status, 200);
+    assert.equal(listener.received[0]?.headers.host, `${edge}:${listener.port}`);
+    const strict = startClient(t, { resolve: resolverFor({ [edge]: ['127.0.0.1'] }) });
+    await rejectsWithCode(strict.perform(get(`http://${edge}:${listener.port}/`), { hosts: ['*.cdn.example.test'], origins: [] }), 'BOT_ERR_EGRESS_ADDRESS_NOT_PUBLIC');
+    await rejectsWithCode(client.perform(get(`http://cdn.example.test:${listener.port}/`), { hosts: ['*.cdn.example.test'], origins: [] }), 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED');
+    assert.equal(listener.received.length, 1);
+  });
+
   test('is refused when its name resolves to a private address, before any connection', async (t) => {
     const listener = await startListener(t, echo);
     const client = startClient(t, { resolve: resolverFor({ [NAME]: ['127.0.0.1'] }) });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isEgressHostName } from '../../host/egress/egress-host-name.ts';
+import { egressHostMatches, isEgressHostName, isEgressHostPattern } from '../../host/egress/egress-host-name.ts';
 
 const NAMES = ['api.telegram.org', 'graph.facebook.com', 'xn--bcher-kva.example', 'a-b.c1.example', 'localhost'];
 const NOT_NAMES = [
@@ -24,3 +24,17 @@ const NOT_NAMES = [
 
 for (const name of NAMES) test(`${name} is a host name a package may declare`, () => assert.equal(isEgressHostName(name), true));
 for (const name of NOT_NAMES) test(`${JSON.stringify(name)} is not`, () => assert.equal(isEgressHostName(name), false));
+
+const PATTERNS = ['*.fbcdn.net', '*.xx.fbcdn.net', '*.example.com', '*.foo.github.io', '*.bücher.example'.replace('bücher', 'xn--bcher-kva')];
+// Public suffixes, private ones included (anybody can have a name below them), and broken shapes.
+const NOT_PATTERNS = ['*.com', '*.co.uk', '*.github.io', '*.cloudfront.net', '*.s3.amazonaws.com', '*.localhost', '*', '*.', '**.example.com', '*example.com', 'api.*.example.com', '*.*.example.com', '*.127.0.0.1', '*.Example.com'];
+
+for (const name of [...NAMES, ...PATTERNS]) test(`${name} may be declared in bot.egress`, () => assert.equal(isEgressHostPattern(name), true));
+for (const name of [...NOT_NAMES.filter((name) => name !== '*.example.com'), ...NOT_PATTERNS]) test(`${JSON.stringify(name)} may not be declared in bot.egress`, () => assert.equal(isEgressHostPattern(name), false));
+
+test('a *.domain pattern allows every name below the domain, not the domain itself nor a name that only ends like it', () => {
+  for (const host of ['scontent.xx.fbcdn.net', 'scontent-iad3-1.xx.fbcdn.net', 'video.xx.fbcdn.net', 'a.fbcdn.net']) assert.equal(egressHostMatches(host, '*.fbcdn.net'), true, host);
+  for (const host of ['fbcdn.net', 'evilfbcdn.net', 'fbcdn.net.evil.example', 'x.fbcdn.network']) assert.equal(egressHostMatches(host, '*.fbcdn.net'), false, host);
+  assert.equal(egressHostMatches('api.telegram.org', 'api.telegram.org'), true);
+  assert.equal(egressHostMatches('x.api.telegram.org', 'api.telegram.org'), false);
+});

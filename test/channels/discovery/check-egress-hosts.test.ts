@@ -18,6 +18,10 @@ test('declared hosts are kept lower-case, without a trailing dot, each once', ()
   assert.deepEqual(checkPluginManifest(FILE, manifest(['API.telegram.org.', 'api.telegram.org', 'graph.facebook.com']), {}).egress, ['api.telegram.org', 'graph.facebook.com']);
 });
 
+test('a *.domain pattern is kept, lower-case, beside plain hosts', () => {
+  assert.deepEqual(checkPluginManifest(FILE, manifest(['graph.facebook.com', '*.FBCDN.net.']), {}).egress, ['graph.facebook.com', '*.fbcdn.net']);
+});
+
 const invalid: [string, unknown][] = [
   ['a string', 'api.telegram.org'],
   ['an object', { hosts: ['api.telegram.org'] }],
@@ -25,7 +29,9 @@ const invalid: [string, unknown][] = [
   ['a URL', ['https://api.telegram.org']],
   ['a host with a port', ['api.telegram.org:443']],
   ['an IP address', ['10.0.0.1']],
-  ['a wildcard', ['*.telegram.org']],
+  ['a wildcard over a public suffix', ['*.com']],
+  ['a wildcard over a shared host where anybody has a name', ['*.github.io']],
+  ['a wildcard inside a name', ['api.*.telegram.org']],
   ['a number', [443]],
 ];
 for (const [what, egress] of invalid) {
