@@ -192,19 +192,16 @@ export class MemoryRecordStore {
       ...(record.threadId ? { threadId: record.threadId } : {}),
       ...(record.runId ? { runId: record.runId } : {}),
     };
-    // One clock reading for the lock's liveness test and the write: a record live when locked is
-    // not taken for expired by the upsert (which would give it a new identity).
-    const now = this.#now();
-    const [written] = await this.#db.transaction((trx) =>
-      this.#writer.writeCheckedIn(trx, [{ target, slug: record.slug, value }], now, async () => {
-        const locked = await trx('memory_records')
-          .where('id', id)
-          .where((where) => where.whereNull('expires_at').orWhere('expires_at', '>', now))
-          .forUpdate()
-          .first('id');
-        if (!locked) throw recordNotFound(id);
-      }),
-    );
+    const [written] = await this.#db.transaction(async (trx) => {
+      // The definition first, as every writer takes it, then the record: no circle of waits.
+      await trx('memory_definitions').where('id', record.definitionId).forShare().first('id');
+      const locked: { expires_at: Date | null } | undefined = await trx('memory_records').where('id', id).forUpdate().first('expires_at');
+      // Read once the lock is held, for the liveness test and the write alike: a record that
+      // expired while the edit waited is gone (the upsert would otherwise keep its identity).
+      const now = this.#now();
+      if (!locked || (locked.expires_at !== null && locked.expires_at <= now)) throw recordNotFound(id);
+      return this.#writer.writeCheckedIn(trx, [{ target, slug: record.slug, value }], now);
+    });
     return written!;
   }
 

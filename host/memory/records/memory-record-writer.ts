@@ -109,17 +109,16 @@ export class MemoryRecordWriter {
   }
 
   /**
-   * The checked path in the caller's transaction. `beforeUpsert` runs once the definitions are
-   * held, so whatever it locks is taken after them, in the order every writer takes its locks
-   * (definitions, then records), and two writers never wait for each other in a circle.
+   * The checked path in the caller's transaction, which may already hold the definitions (FOR
+   * SHARE again is no new wait) and the records it writes: every writer takes definitions first,
+   * then records, so two writers never wait for each other in a circle.
    */
-  async writeCheckedIn(trx: Knex.Transaction, entries: MemoryWriteEntry[], now: Date, beforeUpsert?: () => Promise<void>): Promise<MemoryRecord[]> {
+  async writeCheckedIn(trx: Knex.Transaction, entries: MemoryWriteEntry[], now: Date): Promise<MemoryRecord[]> {
     const slugs = new Set(entries.map((entry) => entry.slug));
     assertSlugNames(slugs);
     const definitions = await readDefinitions(trx, [...slugs]);
     this.#cache.remember(slugs, definitions);
     assertSlugsKnown(slugs, definitions);
-    await beforeUpsert?.();
     const rows = buildWriteRows(entries, definitions, this.#validator, now);
     return withSlugs(await upsertRecords(trx, rows, now), definitions);
   }

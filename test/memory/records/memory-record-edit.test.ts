@@ -6,10 +6,13 @@ import { insertDefinition } from './insert-definition.ts';
 import { untilStatementWaitsForLock } from './until-upsert-waits-for-lock.ts';
 
 let app: TestApp;
+let passingDefinitionId: string;
 before(async () => {
   app = await createTestApp();
   await insertDefinition(app.services.db, { slug: 'profile' });
   await insertDefinition(app.services.db, { slug: 'visit', scope: 'thread' });
+  await insertDefinition(app.services.db, { slug: 'brief', ttlSeconds: 60 });
+  passingDefinitionId = await insertDefinition(app.services.db, { slug: 'passing' });
 });
 after(() => app.close());
 
@@ -76,4 +79,39 @@ test('an erasure arriving during an edit waits for it, then erases the edited re
   }
   assert.equal((await erased!).status, 200);
   assert.deepEqual(await app.services.db('memory_records').where({ owner_id: 'edit-e' }), []);
+});
+
+test('a record that expires while the edit waits for its lock is not found, and not written again', async () => {
+  const [record] = await app.services.memoryRecords.write({ ownerId: 'edit-f' }, { brief: { name: 'Ada' } });
+  const holder = await app.services.db.transaction();
+  let edit: ReturnType<TestApp['request']> | undefined;
+  try {
+    await holder('memory_records').where({ id: record!.id }).forUpdate().first('id');
+    edit = app.request('PUT', `/api/memory-records/${record!.id}`, { as: 'editor', body: { value: { name: 'Ada L.' } } });
+    await untilStatementWaitsForLock(app.services.db, '%memory_records%for update%');
+    app.clock.advance(120_000);
+    await holder.commit();
+  } finally {
+    if (!holder.isCompleted()) await holder.rollback();
+  }
+  const edited = await edit!;
+  assert.equal(edited.status, 404, edited.text);
+  assert.deepEqual((await app.services.db('memory_records').where({ id: record!.id }).first('value'))?.value, { name: 'Ada' });
+});
+
+test("an edit racing the deletion of the record's definition is not found", async () => {
+  const [record] = await app.services.memoryRecords.write({ ownerId: 'edit-g' }, { passing: { name: 'Bo' } });
+  const deletion = await app.services.db.transaction();
+  let edit: ReturnType<TestApp['request']> | undefined;
+  try {
+    await deletion('memory_definitions').where({ id: passingDefinitionId }).delete();
+    edit = app.request('PUT', `/api/memory-records/${record!.id}`, { as: 'editor', body: { value: { name: 'Bo B.' } } });
+    await untilStatementWaitsForLock(app.services.db, '%memory_definitions%for share%');
+    await deletion.commit();
+  } finally {
+    if (!deletion.isCompleted()) await deletion.rollback();
+  }
+  const edited = await edit!;
+  assert.equal(edited.status, 404, edited.text);
+  assert.equal(edited.body.error.code, 'BOT_ERR_MEMORY_RECORD_NOT_FOUND');
 });
