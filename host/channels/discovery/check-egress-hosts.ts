@@ -3,8 +3,8 @@ import { PluginRejection } from './plugin-rejection.ts';
 
 /**
  * The hosts a manifest declares in `"bot": { "egress": [...] }`, lower-cased and without a
- * trailing dot; none when it declares none. An entry is a host name, or `*.` and a domain that
- * is not a public suffix (any name below it). Anything else rejects the plugin
+ * trailing dot; none when it declares none. An entry is a host name, or `*.` and a registrable
+ * domain (its owner's names below it). Anything else rejects the plugin
  * (`BOT_ERR_PLUGIN_EGRESS_INVALID`) before its code runs: a typo must not widen egress.
  * @example checkEgressHosts(['API.telegram.org.']) // ['api.telegram.org']
  */
@@ -17,7 +17,7 @@ export function checkEgressHosts(declared: unknown): string[] {
 function checkHost(entry: unknown, index: number): string {
   const name = typeof entry === 'string' ? entry.toLowerCase().replace(/\.$/, '') : '';
   if (!isEgressHostPattern(name)) {
-    throw invalid(`bot.egress[${index}] must be a host name such as "api.example.com", or "*." and a domain that is not a public suffix such as "*.cdn.example.com" (no scheme, port, path or IP address), got ${String(JSON.stringify(entry)).slice(0, 100)}`);
+    throw invalid(`bot.egress[${index}] must be a host name such as "api.example.com" (no scheme, port, path or IP address), or "*." and a registrable domain such as "*.cdn.example.com" (no other wildcard, no public suffix), got ${String(JSON.stringify(entry)).slice(0, 100)}`);
   }
   return name;
 }
