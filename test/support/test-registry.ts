@@ -115,6 +115,7 @@ export class TestRegistry {
   }
 
   #serveKeys(response: ServerResponse): void {
+    if (this.#options.keysOnce && this.count('/-/npm/v1/keys') > 1) return sendJson(response, 404, { error: 'not found' });
     if (this.#options.keysBody !== undefined) {
       response.writeHead(200, { 'content-type': 'text/html' });
       return void response.end(this.#options.keysBody);
@@ -154,6 +155,8 @@ export interface TestRegistryOptions {
   stallTarballs?: boolean;
   /** `/-/npm/v1/keys` answers 200 with this body (a captive portal's page, say) instead of keys. */
   keysBody?: string;
+  /** `/-/npm/v1/keys` answers with the keys once, then 404 (a registry that changes its word between two questions). */
+  keysOnce?: boolean;
 }
 
 /** Starts a registry on a free port of 127.0.0.1. */

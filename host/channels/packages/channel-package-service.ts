@@ -19,11 +19,11 @@ import { readPluginManifest } from '../discovery/read-plugin-manifest.ts';
 import { pluginLinkPolicy } from '../runner/plugin-read-paths.ts';
 import type { DeclaredPackage } from './channels-file.ts';
 import { findChannelFile } from './find-channel-file.ts';
-import { checkInstallRules, OPEN_RULES, type InstallRules } from './install-policy.ts';
+import { checkInstallRules, checkStandingRules, OPEN_RULES, type InstallRules } from './install-policy.ts';
 import type { ChannelPackageStore } from './channel-package-store.ts';
 import { convergeChannelPackages, type ConvergeFailure } from './converge-channel-packages.ts';
 import { fetchChannelDependencies, type DependencyBundle } from './fetch-channel-dependencies.ts';
-import type { FetchedPackage, RegistrySettings } from './fetch-channel-package.ts';
+import type { FetchedPackage, FetchOptions, RegistrySettings } from './fetch-channel-package.ts';
 import type { InstalledPackage, InstalledPackages, PackageAuditEntry } from './installed-packages.ts';
 
 /** `off`: nothing is installed; `registry`: packages from the configured registry; `any`: uploads too. */
@@ -54,8 +54,8 @@ export interface ChannelPackageServiceOptions {
   registered?(): Array<{ name: string; package: { name: string } | undefined }>;
   /** What discovery made of a package's channel at the last rescan (the registry's diagnostics). */
   diagnostics(): Array<Pick<DiagnosticEntry, 'package' | 'name' | 'status' | 'code' | 'message'>>;
-  fetch(spec: string, registry: RegistrySettings, options: { pinnedIntegrity?: string }): Promise<FetchedPackage>;
-  fromUpload(tarball: Buffer, options: { pinnedIntegrity?: string }): Promise<FetchedPackage>;
+  fetch(spec: string, registry: RegistrySettings, options: Pick<FetchOptions, 'pinnedIntegrity' | 'accept'>): Promise<FetchedPackage>;
+  fromUpload(tarball: Buffer, options: Pick<FetchOptions, 'pinnedIntegrity' | 'accept'>): Promise<FetchedPackage>;
   /** Fetches a package's dependencies from the registry into one bundle; fetchChannelDependencies by default. */
   fetchDependencies?: typeof fetchChannelDependencies;
 }
@@ -103,7 +103,10 @@ export class ChannelPackageService {
     return this.#failures;
   }
 
-  /** Fetches and checks a package without installing it: what the panel shows before the operator confirms. */
+  /**
+   * Fetches and checks a package without installing it: what the panel shows before the operator
+   * confirms. The operator's rules apply as they would to the install.
+   */
   preview(request: InstallRequest): Promise<FetchedPackage> {
     this.#allow(request);
     return this.#fetch(request);
@@ -121,11 +124,21 @@ export class ChannelPackageService {
     });
   }
 
-  /** Returns `name` to the version it replaced, on every instance, through the usual drain. */
+  /**
+   * Returns `name` to the version it replaced, on every instance, through the usual drain. That
+   * version must meet the rules as they stand now (a deny entry or BOT_CHANNEL_REQUIRE_SIGNED
+   * added since it was installed refuses it, audited).
+   */
   rollback(name: string, actor: string): Promise<InstallOutcome> {
     return this.#serially(async () => {
       this.#undeclared(name);
-      const rolledBack = await this.#options.installed.rollback(name, actor);
+      const rules = this.#options.rules ?? OPEN_RULES;
+      const rolledBack = await this.#options.installed.rollback(name, actor, (previous) => checkStandingRules({ ...previous, fromRegistry: isFromRegistry(previous.trust) }, rules)).catch(async (error: unknown) => {
+        if ((error as { code?: unknown }).code === 'BOT_ERR_CHANNEL_PACKAGE_POLICY') {
+          await this.#options.installed.refused({ actor, action: 'rollback', name, version: null, integrity: null, outcome: 'BOT_ERR_CHANNEL_PACKAGE_POLICY', message: (error as Error).message });
+        }
+        throw error;
+      });
       if (!rolledBack) {
         if (!(await this.#options.installed.get(name))) throw new AppError('BOT_ERR_CHANNEL_PACKAGE_NOT_INSTALLED', `${name} is not installed by the host`);
         throw new AppError('BOT_ERR_CHANNEL_PACKAGE_NO_PREVIOUS', `${name} replaced no earlier version to return to`);
@@ -214,9 +227,11 @@ export class ChannelPackageService {
     }
   }
 
+  /** Fetched with the operator's rules applied as soon as they can be: a refused registry version is never downloaded. */
   #fetch(request: InstallRequest): Promise<FetchedPackage> {
-    const pin = request.integrity === undefined ? {} : { pinnedIntegrity: request.integrity };
-    return 'tarball' in request ? this.#options.fromUpload(request.tarball, pin) : this.#options.fetch(request.spec, this.#options.registry, pin);
+    const accept = (candidate: Parameters<typeof checkInstallRules>[0]) => checkInstallRules(candidate, this.#options.rules ?? OPEN_RULES, this.#options.now?.() ?? new Date());
+    const options = { accept, ...(request.integrity === undefined ? {} : { pinnedIntegrity: request.integrity }) };
+    return 'tarball' in request ? this.#options.fromUpload(request.tarball, options) : this.#options.fetch(request.spec, this.#options.registry, options);
   }
 
   /**
@@ -225,7 +240,13 @@ export class ChannelPackageService {
    */
   #dependencies(fetched: FetchedPackage): Promise<DependencyBundle | undefined> {
     const fetchDependencies = this.#options.fetchDependencies ?? fetchChannelDependencies;
-    const options = { hostPeers: Object.keys(this.#options.providedVersions), bundled: fetched.manifest.bundleDependencies, requireSigned: (this.#options.rules ?? OPEN_RULES).requireSigned };
+    const options = {
+      hostPeers: Object.keys(this.#options.providedVersions),
+      bundled: fetched.manifest.bundleDependencies,
+      requireSigned: (this.#options.rules ?? OPEN_RULES).requireSigned,
+      // The keys the package was judged by: the registry gets no second chance to answer otherwise.
+      ...(fetched.registryKeys === undefined ? {} : { registryKeys: fetched.registryKeys }),
+    };
     return fetchDependencies(fetched.manifest.dependencies, `${fetched.name}@${fetched.version}`, this.#options.registry, options);
   }
 
@@ -287,6 +308,11 @@ export class ChannelPackageService {
   }
 }
 
+
+/** Registry installs are `verified` or `unsigned`; uploads `pinned` or `unverified`. */
+function isFromRegistry(trust: InstalledPackage['trust']): boolean {
+  return trust === 'verified' || trust === 'unsigned';
+}
 
 /** A declared package the reconciliation could not apply. */
 export interface ReconcileFailure {

@@ -10,6 +10,7 @@ import { withRegistryClient } from './pacote-client.ts';
 import type { TarballLimits } from './read-channel-tarball.ts';
 import { resolveChannelDependencies, type PlacedDependency } from './resolve-channel-dependencies.ts';
 import { integrityOf } from './tarball-integrity.ts';
+import type { RegistryKey } from './verify-registry-signatures.ts';
 
 /** A package's dependencies as installed, in one tarball every instance unpacks the same. */
 export interface DependencyBundle {
@@ -29,6 +30,8 @@ export interface DependencyOptions {
   maxBundleBytes?: number;
   /** Refuse a dependency without a registry signature (BOT_CHANNEL_REQUIRE_SIGNED). */
   requireSigned?: boolean;
+  /** The registry's keys as the package was judged by (null: none published); asked of the registry when absent. */
+  registryKeys?: RegistryKey[] | null;
 }
 
 /** What a dependency bundle may unpack to: a tree of dependencies is larger than one package. */
@@ -54,7 +57,7 @@ export async function fetchChannelDependencies(dependencies: Record<string, stri
   const wanted = Object.fromEntries(Object.entries(dependencies).filter(([name]) => !skipped.has(name)));
   if (Object.keys(wanted).length === 0) return undefined;
   const placed = await withRegistryClient(registry, (client) =>
-    resolveChannelDependencies(client, wanted, requiredBy, { hostPeers: options.hostPeers, maxPackages: MAX_PACKAGES, maxTarballBytes: MAX_TARBALL_BYTES, requireSigned: options.requireSigned ?? false }),
+    resolveChannelDependencies(client, wanted, requiredBy, { hostPeers: options.hostPeers, maxPackages: MAX_PACKAGES, maxTarballBytes: MAX_TARBALL_BYTES, requireSigned: options.requireSigned ?? false, registryKeys: options.registryKeys }),
   );
   const tarball = await packDependencies(placed);
   const maxBytes = options.maxBundleBytes ?? DEFAULT_MAX_BUNDLE_BYTES;

@@ -4,7 +4,7 @@ import { checkChannelPackageName, parseChannelPackageSpec } from './parse-channe
 import type { ChannelPackageManifest } from './channel-package-manifest.ts';
 import { readChannelPackageManifest } from './read-channel-package-manifest.ts';
 import { hasSha512, integrityMatches, integrityOf } from './tarball-integrity.ts';
-import { verifyRegistrySignatures } from './verify-registry-signatures.ts';
+import { verifyRegistrySignatures, type RegistryKey } from './verify-registry-signatures.ts';
 
 export type { ChannelPackageManifest } from './channel-package-manifest.ts';
 
@@ -30,6 +30,21 @@ export interface FetchedPackage {
   trustNote: string;
   /** the registry's publish time of this version, when it says */
   publishedAt: string | undefined;
+  /**
+   * The registry's signing keys the trust was judged by (null: it publishes none); absent for an
+   * upload. The dependencies are judged by the same answer, never by a second one the registry
+   * could give differently.
+   */
+  registryKeys?: RegistryKey[] | null;
+}
+
+/** A fetched package's facts the operator's rules judge, known before its tarball is downloaded. */
+export interface PackageCandidate {
+  name: string;
+  version: string;
+  trust: FetchedPackage['trust'];
+  publishedAt: string | undefined;
+  fromRegistry: boolean;
 }
 
 /** What to check beyond the registry's word. */
@@ -38,6 +53,8 @@ export interface FetchOptions {
   pinnedIntegrity?: string;
   /** Refuse tarballs larger than this; 20 MiB by default. */
   maxTarballBytes?: number;
+  /** The operator's rules, applied as soon as the facts they judge are known (before a registry download): throws to refuse. */
+  accept?: (candidate: PackageCandidate) => void;
 }
 
 /** The largest tarball the host takes, fetched or uploaded: 20 MiB. */
@@ -59,14 +76,16 @@ export async function fetchChannelPackage(spec: string, registry: RegistrySettin
     const version = await client.version(wanted.name, wanted.fetchSpec);
     const id = `${version.name}@${version.version}`;
     checkAdvertisedIntegrity(version, options.pinnedIntegrity, id);
-    const signature = verifyRegistrySignatures(version, await client.signingKeys());
+    const registryKeys = await client.signingKeys();
+    const signature = verifyRegistrySignatures(version, registryKeys);
+    options.accept?.({ name: version.name, version: version.version, trust: signature.trust, publishedAt: version.publishedAt, fromRegistry: true });
     const tarball = await client.tarball(version, options.maxTarballBytes ?? DEFAULT_MAX_TARBALL_BYTES);
     const integrity = integrityOf(tarball);
     checkIntegrity(integrity, version.integrity, `The tarball of ${id} does not match the registry's dist.integrity`);
     if (options.pinnedIntegrity) checkIntegrity(integrity, options.pinnedIntegrity, `The tarball of ${id} does not match the pinned integrity`);
     const manifest = await readChannelPackageManifest(tarball);
     checkSameRelease(manifest, version, id);
-    return { name: version.name, version: version.version, integrity, tarball, manifest, ...signature, publishedAt: version.publishedAt };
+    return { name: version.name, version: version.version, integrity, tarball, manifest, ...signature, publishedAt: version.publishedAt, registryKeys: registryKeys ?? null };
   });
 }
 
@@ -85,13 +104,15 @@ export async function packageFromUpload(tarball: Buffer, options: FetchOptions =
   const manifest = await readChannelPackageManifest(tarball);
   checkChannelPackageName(manifest.name);
   const id = `${manifest.name}@${manifest.version}`;
+  const trust = options.pinnedIntegrity ? 'pinned' : 'unverified';
+  options.accept?.({ name: manifest.name, version: manifest.version, trust, publishedAt: undefined, fromRegistry: false });
   return {
     name: manifest.name,
     version: manifest.version,
     integrity,
     tarball,
     manifest,
-    trust: options.pinnedIntegrity ? 'pinned' : 'unverified',
+    trust,
     trustNote: options.pinnedIntegrity ? `The uploaded ${id} matches the pinned integrity.` : `Nothing vouches for the uploaded ${id}: no registry and no pinned integrity.`,
     publishedAt: undefined,
   };

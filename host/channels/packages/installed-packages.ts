@@ -107,15 +107,17 @@ export class InstalledPackages {
 
   /**
    * Returns `name` to the version it replaced (which then becomes the one to return to); undefined
-   * when it is not installed or replaced nothing.
+   * when it is not installed or replaced nothing. `accept` judges that version first, and refuses
+   * it by throwing: nothing changes then.
    */
-  async rollback(name: string, actor: string): Promise<InstalledPackage | undefined> {
+  async rollback(name: string, actor: string, accept: (previous: { name: string; version: string; trust: PackageTrust }) => void = () => {}): Promise<InstalledPackage | undefined> {
     const rolledBack = await this.db.transaction(async (trx) => {
       const current: { integrity: string; previous_integrity: string | null } | undefined = await trx('channel_packages').select('integrity', 'previous_integrity').where({ name }).forUpdate().first();
       if (!current?.previous_integrity) return false;
+      const previous: { version: string; trust: PackageTrust } = await trx('channel_package_versions').select('version', 'trust').where({ name, integrity: current.previous_integrity }).first();
+      accept({ name, ...previous });
       await trx('channel_packages').where({ name }).update({ integrity: current.previous_integrity, previous_integrity: current.integrity, installed_by: actor, installed_at: trx.fn.now() });
-      const version: { version: string } = await trx('channel_package_versions').select('version').where({ name, integrity: current.previous_integrity }).first();
-      await trx('channel_package_audit').insert({ actor, action: 'rollback', name, version: version.version, integrity: current.previous_integrity, outcome: 'ok' });
+      await trx('channel_package_audit').insert({ actor, action: 'rollback', name, version: previous.version, integrity: current.previous_integrity, outcome: 'ok' });
       await this.#announce(trx);
       return true;
     });

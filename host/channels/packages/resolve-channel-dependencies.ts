@@ -3,7 +3,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { checkDependencySpec, type RegistryDependency } from './check-dependency-spec.ts';
 import type { RegistryClient, RegistryVersion } from './pacote-client.ts';
 import { hasSha512, integrityMatches, integrityOf } from './tarball-integrity.ts';
-import { verifyRegistrySignatures, type SignatureCheck } from './verify-registry-signatures.ts';
+import { verifyRegistrySignatures, type RegistryKey, type SignatureCheck } from './verify-registry-signatures.ts';
 
 /** One dependency fetched and placed: where it goes below the version folder's `node_modules`. */
 export interface PlacedDependency {
@@ -27,6 +27,8 @@ export interface ResolveOptions {
   maxTarballBytes: number;
   /** Refuse a dependency the registry does not sign (BOT_CHANNEL_REQUIRE_SIGNED); one whose signature fails is refused always. */
   requireSigned?: boolean;
+  /** The keys to judge signatures by (null: none published); the client's answer when absent. */
+  registryKeys?: RegistryKey[] | null | undefined;
 }
 
 /** A package placed in the tree: its folder's children are what Node finds first from it. */
@@ -128,7 +130,8 @@ async function checkSignature(client: RegistryClient, release: RegistryVersion, 
   const id = `${release.name}@${release.version}`;
   let check: SignatureCheck;
   try {
-    check = verifyRegistrySignatures(release, await client.signingKeys());
+    const keys = options.registryKeys === undefined ? await client.signingKeys() : (options.registryKeys ?? undefined);
+    check = verifyRegistrySignatures(release, keys);
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'BOT_ERR_CHANNEL_PACKAGE_SIGNATURE_INVALID') throw error;
     throw new AppError('BOT_ERR_CHANNEL_PACKAGE_SIGNATURE_INVALID', `A dependency's registry signature does not hold: ${(error as Error).message}`, { dependency: release.name }, { cause: error });

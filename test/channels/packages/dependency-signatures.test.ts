@@ -138,6 +138,39 @@ test('with BOT_CHANNEL_REQUIRE_SIGNED the host installs a signed package with si
   assert.equal(installed.body.package.trust, 'verified');
 });
 
+test("an install judges the dependencies by the keys it judged the package by: the registry is asked once", async (t) => {
+  // A registry that would call every dependency unsigned if it were asked a second time.
+  const registry = await startTestRegistry({ signingKey: registryKey, keysOnce: true });
+  t.after(() => registry.close());
+  publishLibraries(registry);
+  publishLibrary(registry, 'tiny-swapped', { signature: { forgedWith: otherKey } });
+  await publishChannel(registry, 'swapped', { 'tiny-swapped': '1.0.0' });
+  const storeDir = await mkdtemp(path.join(tmpdir(), 'bot-keys-store-'));
+  const appRoot = await createPluginRoot('bot-keys-app-');
+  const app = await createTestApp({ channels: { appRoot }, channelPackages: { storeDir, policy: 'registry', registry: { url: registry.url } } });
+  t.after(async () => {
+    await app.close();
+    await Promise.all([rm(storeDir, { recursive: true, force: true }), rm(appRoot, { recursive: true, force: true })]);
+  });
+  const refused = await app.request('POST', '/api/channel/packages', { as: 'admin', body: { spec: 'bot-channel-swapped@1.0.0' } });
+  assert.equal(refused.status, 422, refused.text);
+  assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_SIGNATURE_INVALID');
+  assert.match(refused.body.error.message, /tiny-swapped@1\.0\.0/);
+  assert.equal(registry.count('/-/npm/v1/keys'), 1);
+});
+
+test('with BOT_CHANNEL_REQUIRE_SIGNED an unsigned registry version is refused before its tarball is downloaded, in the preview too', async (t) => {
+  const registry = await signingRegistry(t);
+  await publishChannel(registry, 'bare', PADDED_DEPENDENCIES, { signature: 'none' });
+  const { app } = await signedOnlyHost(t, registry);
+  for (const route of ['/api/channel/packages/preview', '/api/channel/packages']) {
+    const refused = await app.request('POST', route, { as: 'admin', body: { spec: 'bot-channel-bare@1.0.0' } });
+    assert.equal(refused.status, 403, `${route}: ${refused.text}`);
+    assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_POLICY');
+  }
+  assert.equal(registry.count('/bot-channel-bare/-/'), 0, 'no tarball downloaded');
+});
+
 test('with BOT_CHANNEL_REQUIRE_SIGNED an uploaded tarball is refused, pinned or not: no registry signs it', async (t) => {
   const registry = await signingRegistry(t);
   const { app } = await signedOnlyHost(t, registry, 'any');

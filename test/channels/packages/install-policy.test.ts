@@ -71,3 +71,33 @@ test('the host applies the rules before it unpacks anything, and audits the refu
   assert.equal(audit.body.items[0].outcome, 'BOT_ERR_CHANNEL_PACKAGE_POLICY');
   assert.deepEqual(await readdir(storeDir), [], 'nothing was unpacked');
 });
+
+test('the rules apply to a preview, and to a rollback as they stand now: a version they refuse is not put back, and the refusal is audited', async (t) => {
+  const registry = await startTestRegistry();
+  t.after(() => registry.close());
+  const storeDir = await mkdtemp(path.join(tmpdir(), 'bot-policy-store-'));
+  const appRoot = await createPluginRoot('bot-policy-app-');
+  t.after(() => Promise.all([rm(storeDir, { recursive: true, force: true }), rm(appRoot, { recursive: true, force: true })]));
+  // The operator's rules, made stricter below as a restart with a new BOT_CHANNEL_DENY would.
+  const standing = rules({});
+  const app = await createTestApp({ channels: { appRoot }, channelPackages: { storeDir, policy: 'registry', rules: standing, registry: { url: registry.url } } });
+  t.after(() => app.close());
+  for (const version of ['1.0.0', '2.0.0']) {
+    const { manifest, tarball } = await packedChannel('turned', version);
+    registry.publish(manifest, tarball);
+    const installed = await app.request('POST', '/api/channel/packages', { as: 'admin', body: { spec: `bot-channel-turned@${version}` } });
+    assert.equal(installed.status, 200, installed.text);
+  }
+  standing.deny.push('bot-channel-turned@<2');
+
+  const preview = await app.request('POST', '/api/channel/packages/preview', { as: 'admin', body: { spec: 'bot-channel-turned@1.0.0' } });
+  assert.equal(preview.status, 403, preview.text);
+  const rollback = await app.request('POST', '/api/channel/packages/bot-channel-turned/rollback', { as: 'admin' });
+  assert.equal(rollback.status, 403, rollback.text);
+  assert.equal(rollback.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_POLICY');
+  assert.match(rollback.body.error.message, /bot-channel-turned@1\.0\.0 is denied by BOT_CHANNEL_DENY/);
+  const listed = await app.request('GET', '/api/channel/packages', { as: 'viewer' });
+  assert.equal(listed.body.items.find((item: { name: string }) => item.name === 'bot-channel-turned')?.version, '2.0.0');
+  const audit = await app.request('GET', '/api/channel/packages/audit', { as: 'viewer' });
+  assert.deepEqual([audit.body.items[0].action, audit.body.items[0].outcome], ['rollback', 'BOT_ERR_CHANNEL_PACKAGE_POLICY']);
+});
