@@ -325,6 +325,10 @@ export class RunnerProcess {
       this.#serviceCalls++;
     }
     try {
+      // A runner that has ended (or is being killed) is owed nothing: what it queued before its
+      // end is not started, so a plugin cannot queue a thousand requests, crash, and have the
+      // host keep making them for it.
+      if (this.#killReason !== undefined || this.#exitReason !== undefined) return;
       const service = Object.hasOwn(services, method) ? services[method] : undefined;
       if (typeof service !== 'function') throw new Error(`No host service "${method}"`);
       reply = { ok: true, value: await (service as (...values: unknown[]) => Promise<unknown>).apply(services, this.#boundedArgs(method, args, callSourceId)) };
