@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type pg from 'pg';
+import { ListenConnection, type ListenSubscriber } from './listen-connection.ts';
 
 export interface PgListenerOptions {
   db: Knex;
@@ -26,99 +26,55 @@ export interface PgListenerOptions {
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 /**
- * LISTEN on a PostgreSQL connection of its own (outside the pool, which would hand it to other
- * queries), kept open: a lost connection is re-opened with backoff, and a periodic query finds
- * one that died without a word. What to do about notices missed meanwhile is the caller's
- * (`onLost`, `onReconnected`).
+ * LISTEN on one notification channel, over the connection all of the host's listeners share
+ * (ListenConnection: outside the pool, re-opened with backoff when lost). A periodic query finds
+ * a connection that died without a word. What to do about notices missed meanwhile is the
+ * caller's (`onLost`, `onReconnected`).
  * @example
  * const listener = new PgListener({ db, channel: 'bot_changes', label: 'change', logger, onNotice: (payload) => apply(payload) });
  * await listener.start();
  */
 export class PgListener {
   readonly #options: PgListenerOptions;
-  #client: pg.Client | undefined;
-  #reconnectTimer: NodeJS.Timeout | undefined;
+  readonly #connection: ListenConnection;
+  readonly #subscriber: ListenSubscriber;
   #checkTimer: NodeJS.Timeout | undefined;
-  #delayMs: number;
-  #stopped = false;
 
   constructor(options: PgListenerOptions) {
     if (!IDENTIFIER.test(options.channel)) throw new TypeError(`Not a notification channel name: ${options.channel}`);
     this.#options = options;
-    this.#delayMs = options.reconnectDelayMs ?? 500;
+    this.#connection = ListenConnection.of(options.db);
+    const { label, logger } = options;
+    this.#subscriber = {
+      channel: options.channel,
+      reconnectDelayMs: options.reconnectDelayMs ?? 500,
+      maxReconnectDelayMs: options.maxReconnectDelayMs ?? 30_000,
+      notice: (payload) => options.onNotice(payload),
+      lost: (error) => {
+        options.onLost?.();
+        logger.warn({ err: error }, `${label} listener lost its connection; reconnecting`);
+      },
+      reconnected: () => {
+        logger.info(`${label} listener reconnected`);
+        options.onReconnected?.();
+      },
+      reconnectFailed: (error) => logger.warn({ err: error }, `${label} listener could not reconnect yet`),
+    };
   }
 
   /** Resolves once listening; a failure here is the caller's (the database is down at start). */
   async start(): Promise<void> {
-    await this.#listen();
+    await this.#connection.subscribe(this.#subscriber);
     this.#checkTimer = setInterval(() => void this.#check(), this.#options.checkIntervalMs ?? 30_000);
     this.#checkTimer.unref();
   }
 
   async close(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#reconnectTimer);
     clearInterval(this.#checkTimer);
-    const client = this.#client;
-    this.#client = undefined;
-    if (client) await this.#options.db.client.destroyRawConnection(client);
-  }
-
-  async #listen(): Promise<void> {
-    const { db, channel } = this.#options;
-    const client: pg.Client = await db.client.acquireRawConnection();
-    if (this.#stopped) return void (await db.client.destroyRawConnection(client));
-    client.on('notification', (message) => {
-      if (message.channel === channel) this.#options.onNotice(message.payload);
-    });
-    client.on('error', (error) => this.#lost(client, error));
-    client.on('end', () => this.#lost(client));
-    try {
-      await client.query(`LISTEN ${channel}`);
-    } catch (error) {
-      await db.client.destroyRawConnection(client).catch(() => undefined);
-      throw error;
-    }
-    this.#client = client;
-    this.#delayMs = this.#options.reconnectDelayMs ?? 500;
+    await this.#connection.unsubscribe(this.#subscriber);
   }
 
   async #check(): Promise<void> {
-    const client = this.#client;
-    if (!client) return;
-    try {
-      await client.query('SELECT 1');
-    } catch (error) {
-      return this.#lost(client, error as Error);
-    }
-    this.#options.onChecked?.();
-  }
-
-  #lost(client: pg.Client, error?: Error): void {
-    if (this.#client !== client || this.#stopped) return;
-    this.#client = undefined;
-    client.removeAllListeners('notification');
-    this.#options.onLost?.();
-    this.#options.logger.warn({ err: error }, `${this.#options.label} listener lost its connection; reconnecting`);
-    void this.#options.db.client.destroyRawConnection(client).catch(() => undefined);
-    this.#scheduleReconnect();
-  }
-
-  #scheduleReconnect(): void {
-    if (this.#stopped) return;
-    this.#reconnectTimer = setTimeout(() => {
-      this.#listen().then(
-        () => {
-          this.#options.logger.info(`${this.#options.label} listener reconnected`);
-          this.#options.onReconnected?.();
-        },
-        (error: unknown) => {
-          this.#options.logger.warn({ err: error }, `${this.#options.label} listener could not reconnect yet`);
-          this.#delayMs = Math.min(this.#delayMs * 2, this.#options.maxReconnectDelayMs ?? 30_000);
-          this.#scheduleReconnect();
-        },
-      );
-    }, this.#delayMs);
-    this.#reconnectTimer.unref();
+    if (await this.#connection.check()) this.#options.onChecked?.();
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { ForgettingCache } from '../../host/db/change-notice-sync.ts';
+import { LISTEN_APPLICATION_NAME } from '../../host/db/listen-connection.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 
 /** A test's host instance: its listeners, and the keys they dropped (`*` for each time a cache was emptied). */
@@ -72,12 +73,15 @@ export async function eventually(check: () => boolean, what: string): Promise<vo
   }
 }
 
-/** Ends every connection LISTENing on `channel` in the test database (a lost listener); returns how many. */
-export async function terminateListeners(db: Knex, channel: string): Promise<number> {
+/**
+ * Ends the listening connection of the test database (a lost listener): the one every listener of
+ * a database handle shares, so both in-process instances of a test lose it. Returns how many ended.
+ */
+export async function terminateListeners(db: Knex): Promise<number> {
   const killed = await db.raw(
     `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-     WHERE datname = current_database() AND query = ? AND pid <> pg_backend_pid()`,
-    [`LISTEN ${channel}`],
+     WHERE datname = current_database() AND application_name = ? AND pid <> pg_backend_pid()`,
+    [LISTEN_APPLICATION_NAME],
   );
   return killed.rows.length;
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
 import { createServices, type Services } from '../../../host/services.ts';
+import { LISTEN_APPLICATION_NAME } from '../../../host/db/listen-connection.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { UpgradablePluginRoot } from './upgradable-plugin-root.ts';
 
@@ -108,7 +109,8 @@ test('an instance whose listening connection is cut reconnects and applies the c
   await other.channelSync.start();
   try {
     const killed = await t.database.db.raw<{ rows: { killed: boolean }[] }>(
-      `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+      `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?`,
+      [LISTEN_APPLICATION_NAME],
     );
     assert.ok(killed.rows.some((row) => row.killed), 'a listening connection was cut');
     // Changed while the other instance cannot hear: only the re-apply after reconnecting brings it.
@@ -125,7 +127,7 @@ test('an instance cut off while a channel package changed on disk rescans after 
   const other = await anotherInstance();
   await other.channelSync.start();
   try {
-    await t.database.db.raw(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`);
+    await t.database.db.raw(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?`, [LISTEN_APPLICATION_NAME]);
     // Installed and announced while the other instance cannot hear: the notice is lost with its
     // connection, so only a rescan after reconnecting finds the package.
     await root.install('late', '1.0.0');
