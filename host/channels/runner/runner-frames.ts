@@ -74,15 +74,10 @@ export class FrameReader {
   }
 
   push(chunk: Buffer): unknown[] {
-    return this.pushFrames(chunk).map((frame) => frame.message);
-  }
-
-  /** As `push`, with each message's size on the wire (header included). */
-  pushFrames(chunk: Buffer): Array<{ message: unknown; bytes: number }> {
     if (this.#failed) return [];
     this.#buffered.push(chunk);
     this.#bufferedBytes += chunk.length;
-    const messages: Array<{ message: unknown; bytes: number }> = [];
+    const messages: unknown[] = [];
     while (this.#bufferedBytes >= HEADER_BYTES) {
       const length = this.#peekLength();
       if (length > this.#maxFrameBytes) this.#fail(`a frame of ${length} bytes exceeds the limit of ${this.#maxFrameBytes}`);
@@ -90,7 +85,7 @@ export class FrameReader {
       // again and again, time that grows with the square of its size, on the host's thread.
       if (this.#bufferedBytes < HEADER_BYTES + length) break;
       const data = this.#buffered.length === 1 ? this.#buffered[0]! : Buffer.concat(this.#buffered, this.#bufferedBytes);
-      messages.push({ message: this.#parse(data.subarray(HEADER_BYTES, HEADER_BYTES + length)), bytes: HEADER_BYTES + length });
+      messages.push(this.#parse(data.subarray(HEADER_BYTES, HEADER_BYTES + length)));
       const rest = data.subarray(HEADER_BYTES + length);
       this.#buffered = rest.length > 0 ? [rest] : [];
       this.#bufferedBytes = rest.length;

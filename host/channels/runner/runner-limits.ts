@@ -4,7 +4,6 @@
  * flight for `idleCpuStrikes` looks in a row. Pure, so its rules are tested without a process.
  */
 import type { ProcessTreeUsage } from './process-tree-usage.ts';
-import type { WireBudgetRates } from './wire-budget.ts';
 
 export interface RunnerLimits {
   maxRssMb: number;
@@ -13,8 +12,6 @@ export interface RunnerLimits {
   /** Consecutive looks over `maxIdleCpuPercent` before the runner is stopped. */
   idleCpuStrikes: number;
   intervalMs: number;
-  /** What it may send the host unasked, a second, before the host slows its reading (wire-budget.ts); the default budget when absent. */
-  wireBudget?: WireBudgetRates;
 }
 
 export interface WatchState {

@@ -17,7 +17,6 @@ import { maskStrayDescriptors } from './stray-descriptors.ts';
 import { LineRateLimit } from './line-rate-limit.ts';
 import { passSeccompFilter, withSeccompStdio } from './seccomp/seccomp-fd.ts';
 import { FrameReader, FrameWriter } from './runner-frames.ts';
-import { DEFAULT_WIRE_BUDGET, WireBudget, type WireBudgetRates } from './wire-budget.ts';
 import { callSourceArgs } from './call-source-args.ts';
 import { isRunnerMessage, type HostToRunnerMessage, type RunnerCall, type RunnerPoolOptions, type RunnerToHostMessage } from './runner-protocol.ts';
 import type { RunnerCommand } from './runner-command.ts';
@@ -31,8 +30,6 @@ export interface RunnerProcessOptions {
   limits: RunnerPoolOptions;
   /** Largest frame the runner may send: a bigger one ends it. */
   maxFrameBytes: number;
-  /** What it may send unasked, a second, before the host reads its wire more slowly; DEFAULT_WIRE_BUDGET by default. */
-  wireBudget?: WireBudgetRates;
   hostServices: HostServices;
   logger: SandboxLogger;
 }
@@ -62,8 +59,6 @@ const MAX_LOG_LINES_PER_SECOND = 200;
  */
 const MAX_SERVICE_CALLS = 16;
 const MAX_QUEUED_SERVICE_CALLS = 1_024;
-/** A runner kept to its wire budget is logged once per this long, not once per pause. */
-const WIRE_PAUSE_LOG_MS = 10_000;
 /**
  * Codes only the host gives a call's failure: they tell the outbox the platform surely did not
  * get a send. A runner answering with one of them is not believed (the plugin could have sent).
@@ -87,19 +82,12 @@ export class RunnerProcess {
   /** Service calls waiting for a slot: each is handed the slot of a call that ends. */
   readonly #serviceQueue: (() => void)[] = [];
   readonly #logLimit: LineRateLimit;
-  readonly #budget: WireBudget;
-  /** Set while the wire is paused for going over the budget. */
-  #resumeTimer: NodeJS.Timeout | undefined;
-  /** When the last pause was logged: one line per episode, at most every WIRE_PAUSE_LOG_MS. */
-  #pauseLoggedAt = -Infinity;
-  #startSettled = false;
 
   constructor(options: RunnerProcessOptions) {
     this.#options = options;
     this.#logLimit = new LineRateLimit(MAX_LOG_LINES_PER_SECOND, (count) =>
       options.logger.warn({ channel: options.label, dropped: count }, `${count} log lines of the channel's plugin dropped (more than ${MAX_LOG_LINES_PER_SECOND} a second)`),
     );
-    this.#budget = new WireBudget(options.wireBudget ?? DEFAULT_WIRE_BUDGET);
     this.#ready.promise.catch(() => {});
     this.#child = spawn(options.command.command, options.command.args, {
       // fd 3 is the wire: a socket pair of its own, not Node's IPC channel (see runner-frames.ts);
@@ -170,8 +158,6 @@ export class RunnerProcess {
     if (this.#exitReason !== undefined) return;
     this.#killReason ??= reason;
     this.#child.kill('SIGKILL');
-    // What it still sends is ignored now; read it off at once, so the wire ends and 'close' comes.
-    this.#resumeReading();
   }
 
   /** Asks the runner to drain and stop; kills it after `graceMs`. */
@@ -192,73 +178,43 @@ export class RunnerProcess {
   #read(chunk: Buffer): void {
     // A runner being killed is no longer listened to: nothing it still sends starts anything.
     if (this.#killReason !== undefined || this.#exitReason !== undefined) return;
-    let frames: Array<{ message: unknown; bytes: number }>;
+    let messages: unknown[];
     try {
-      frames = this.#reader.pushFrames(chunk);
+      messages = this.#reader.push(chunk);
     } catch (error) {
       return this.kill(`broke the protocol: ${(error as Error).message}`);
     }
-    for (const { message, bytes } of frames) {
+    for (const message of messages) {
       if (!isRunnerMessage(message)) return this.kill('broke the protocol: a message of no known shape');
-      let asked: boolean;
       try {
-        asked = this.#handle(message);
+        this.#handle(message);
       } catch (error) {
         // Whatever a runner sends must not throw in the host's event loop.
         return this.kill(`sent a message the host could not handle: ${(error as Error).message}`);
       }
-      if (!asked) this.#budget.spend(bytes);
     }
-    this.#keepToBudget();
   }
 
-  /** Handles one message; true when it answers the host (a call in flight, the start), which the budget does not count. */
-  #handle(message: RunnerToHostMessage): boolean {
+  #handle(message: RunnerToHostMessage): void {
     switch (message.type) {
       case 'runner.ready':
-        this.#ready.resolve();
-        return this.#startAnswered();
+        return this.#ready.resolve();
       case 'runner.closed':
-        return false;
+        return;
       case 'runner.init.failed':
-        this.#ready.reject(deserializeError(message.error));
-        return this.#startAnswered();
+        return this.#ready.reject(deserializeError(message.error));
       case 'runner.reply':
         return this.#settle(message.id, message.reply);
       case 'runner.send.started': {
         const pending = this.#calls.get(message.id);
-        if (!pending || pending.started) return false;
-        pending.started = true;
-        return true;
+        if (pending) pending.started = true;
+        return;
       }
       case 'runner.service':
-        void this.#serve(message.id, message.method, message.args, message.call);
-        return false;
+        return void this.#serve(message.id, message.method, message.args, message.call);
       case 'runner.log':
-        this.#log(message.level, message.message, message.fields);
-        return false;
+        return this.#log(message.level, message.message, message.fields);
     }
-  }
-
-  /**
-   * Past its budget of unasked messages, the runner's wire is not read until the debt is paid
-   * back: the kernel's buffer fills and the runner's writes wait, so a flood slows its own
-   * channel (whose answers queue behind it) and not the host's thread.
-   */
-  #keepToBudget(): void {
-    if (this.#resumeTimer !== undefined) return;
-    const pauseMs = this.#budget.debtMs();
-    if (pauseMs === 0) return;
-    this.#wire.pause();
-    this.#resumeTimer = setTimeout(() => this.#resumeReading(), pauseMs);
-    const now = performance.now();
-    if (now - this.#pauseLoggedAt < WIRE_PAUSE_LOG_MS) return;
-    this.#pauseLoggedAt = now;
-    const { messagesPerSecond, bytesPerSecond } = this.#options.wireBudget ?? DEFAULT_WIRE_BUDGET;
-    this.#options.logger.warn(
-      { channel: this.#options.label, pauseMs },
-      `The channel's runner sends more than ${messagesPerSecond} messages or ${bytesPerSecond} bytes a second unasked: the host reads it at that pace`,
-    );
   }
 
   /** The plugin's console, bounded in rate and size; its fields nested, so they cannot pose as ours. */
@@ -269,38 +225,18 @@ export class RunnerProcess {
     this.#options.logger[level]({ channel: this.#options.label, plugin }, message.slice(0, MAX_LOG_MESSAGE_CHARS));
   }
 
-  /** The first word on the start is an answer; the same word again is not. */
-  #startAnswered(): boolean {
-    const first = !this.#startSettled;
-    this.#startSettled = true;
-    return first;
-  }
-
-  #resumeReading(): void {
-    if (this.#resumeTimer === undefined) return;
-    clearTimeout(this.#resumeTimer);
-    this.#resumeTimer = undefined;
-    this.#wire.resume();
-  }
-
-  /** Settles the call `id` answers; false when no such call is in flight (the answer was not asked for). */
-  #settle(id: number, reply: SandboxReply<unknown>): boolean {
+  #settle(id: number, reply: SandboxReply<unknown>): void {
     const pending = this.#calls.get(id);
-    if (!pending) return false;
+    if (!pending) return;
     this.#calls.delete(id);
     clearTimeout(pending.timer);
-    if (reply.ok) {
-      pending.resolve(reply.value);
-      return true;
-    }
+    if (reply.ok) return pending.resolve(reply.value);
     const error = deserializeError(reply.error);
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && HOST_RESERVED_CODES.has(code)) {
-      pending.reject(new SandboxError('BOT_ERR_PLUGIN_THREW', `${this.#options.label}: the runner answered with a code only the host gives (${code})`, { cause: error }));
-      return true;
+      return pending.reject(new SandboxError('BOT_ERR_PLUGIN_THREW', `${this.#options.label}: the runner answered with a code only the host gives (${code})`, { cause: error }));
     }
     pending.reject(error);
-    return true;
   }
 
   /**
@@ -384,7 +320,6 @@ export class RunnerProcess {
   #ended(reason: string): void {
     if (this.#exitReason !== undefined) return;
     this.#exitReason = reason;
-    this.#resumeReading();
     this.#logLimit.close();
     this.#ready.reject(new SandboxError('BOT_ERR_PLUGIN_RUNNER_DOWN', `${this.#options.label}: the runner ended before it was ready (${reason})`));
     for (const [id, pending] of this.#calls) {
