@@ -1,5 +1,6 @@
 import type { EgressRequest, EgressResponse } from '@bot-ai/api';
 import { codesWhere } from '../errors/codes-where.ts';
+import { LineRateLimit } from '../logging/line-rate-limit.ts';
 import type { EgressAllowance } from './egress-allowance.ts';
 import type { EgressClient } from './egress-client.ts';
 import { egressError } from './egress-error.ts';
@@ -35,6 +36,12 @@ export interface ChannelEgressDeps {
 
 /** Refusals of policy, worth a log line; failures to reach a platform are the plugin's to report. */
 const LOGGED_CODES = codesWhere('egressRefusal');
+/**
+ * Refusal lines a second per channel: a plugin can ask for refused requests as fast as the host
+ * answers them, and each line is the host's own; past this they are counted (the metric keeps
+ * every one) and reported in one line a second.
+ */
+const MAX_REFUSAL_LINES_PER_SECOND = 20;
 
 /**
  * The `fetch` host service of each channel: it works out what the asking channel may reach (the
@@ -47,6 +54,8 @@ const LOGGED_CODES = codesWhere('egressRefusal');
  */
 export class ChannelEgress {
   readonly #deps: ChannelEgressDeps;
+  /** One per channel name (a bounded set: the registered channels). */
+  readonly #refusalLimits = new Map<string, LineRateLimit>();
 
   constructor(deps: ChannelEgressDeps) {
     this.#deps = deps;
@@ -101,7 +110,19 @@ export class ChannelEgress {
     if (typeof code !== 'string') return;
     this.#deps.countRefused(channel ?? '', code);
     // The origin only: paths and queries carry tokens.
-    if (log && LOGGED_CODES.has(code)) this.#deps.logger.warn({ channel, code, origin: originOf(request.url) }, 'egress refused');
+    if (!log || !LOGGED_CODES.has(code) || !this.#refusalLines(channel ?? '').allow()) return;
+    this.#deps.logger.warn({ channel, code, origin: originOf(request.url) }, 'egress refused');
+  }
+
+  #refusalLines(channel: string): LineRateLimit {
+    let limit = this.#refusalLimits.get(channel);
+    if (!limit) {
+      limit = new LineRateLimit(MAX_REFUSAL_LINES_PER_SECOND, (dropped) =>
+        this.#deps.logger.warn({ channel, dropped }, `${dropped} egress refusal lines dropped (more than ${MAX_REFUSAL_LINES_PER_SECOND} a second)`),
+      );
+      this.#refusalLimits.set(channel, limit);
+    }
+    return limit;
   }
 }
 

@@ -87,4 +87,19 @@ describe("a channel's fetch service", () => {
     assert.deepEqual(logged, [{ channel: 'sample', code: 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED', origin: 'https://elsewhere.example' }]);
     assert.doesNotMatch(JSON.stringify(logged), /SECRET/);
   });
+
+  test('refusal lines are at most 20 a second per channel, the rest counted in one line; the metric counts every refusal', async (t) => {
+    const { fetch, refused, logged } = harness(t);
+    for (let sent = 0; sent < 200; sent++) await rejectsWithCode(fetch({ url: 'https://elsewhere.example/x', method: 'GET', headers: [] }), 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED');
+    assert.equal(refused.length, 200);
+    const lines = logged.filter((fields) => fields.code === 'BOT_ERR_EGRESS_HOST_NOT_ALLOWED');
+    assert.ok(lines.length >= 20 && lines.length < 200, `${lines.length} refusal lines`);
+    // The count of what was dropped comes once the second is over.
+    for (const deadline = Date.now() + 3_000; !logged.some((fields) => typeof fields.dropped === 'number'); ) {
+      assert.ok(Date.now() < deadline, 'the dropped lines were reported');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const dropped = logged.reduce((sum, fields) => sum + (typeof fields.dropped === 'number' ? fields.dropped : 0), 0);
+    assert.equal(lines.length + dropped, 200);
+  });
 });

@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { SandboxLogger } from '../calls/sandbox-logger.ts';
 import { BoundedLines } from './bounded-lines.ts';
-import { LineRateLimit } from './line-rate-limit.ts';
+import { LineRateLimit } from '../../logging/line-rate-limit.ts';
 
 export const MAX_LINE_CHARS = 2_000;
 export const MAX_LINES_PER_SECOND = 200;

@@ -14,7 +14,7 @@ import type { SandboxReply } from '../plugin-side/protocol.ts';
 import { deserializeError, SandboxError, serializeError, type SerializedError } from '../plugin-side/sandbox-error.ts';
 import { forwardOutput } from './forward-output.ts';
 import { maskStrayDescriptors } from './stray-descriptors.ts';
-import { LineRateLimit } from './line-rate-limit.ts';
+import { LineRateLimit } from '../../logging/line-rate-limit.ts';
 import { passSeccompFilter, withSeccompStdio } from './seccomp/seccomp-fd.ts';
 import { FrameReader, FrameWriter } from './runner-frames.ts';
 import { callSourceArgs } from './call-source-args.ts';

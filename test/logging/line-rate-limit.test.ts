@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { LineRateLimit } from '../../../host/channels/runner/line-rate-limit.ts';
+import { LineRateLimit } from '../../host/logging/line-rate-limit.ts';
 
 /** A limit of `perSecond` on mocked timers and clock; `reports` collects what onDropped heard. */
 function limitOf(t: TestContext, perSecond: number): { limit: LineRateLimit; reports: number[]; allowed: (lines: number) => number } {
