@@ -217,6 +217,7 @@ export class ChannelRunner implements ChannelCalls {
         label: this.#options.label,
         limits,
         maxFrameBytes: this.#options.maxFrameBytes,
+        ...(this.#options.watchdog.wireBudget ? { wireBudget: this.#options.watchdog.wireBudget } : {}),
         hostServices: this.#options.hostServices,
         logger: this.#options.logger,
       });

@@ -4,6 +4,7 @@
  * flight for `idleCpuStrikes` looks in a row. Pure, so its rules are tested without a process.
  */
 import type { ProcessTreeUsage } from './process-tree-usage.ts';
+import type { WireBudgetRates } from './wire-budget.ts';
 
 export interface RunnerLimits {
   maxRssMb: number;
@@ -12,6 +13,8 @@ export interface RunnerLimits {
   /** Consecutive looks over `maxIdleCpuPercent` before the runner is stopped. */
   idleCpuStrikes: number;
   intervalMs: number;
+  /** How much of the host's thread its wire may take (wire-budget.ts); the default budget when absent. */
+  wireBudget?: WireBudgetRates;
 }
 
 export interface WatchState {

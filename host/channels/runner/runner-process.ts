@@ -17,6 +17,7 @@ import { maskStrayDescriptors } from './stray-descriptors.ts';
 import { LineRateLimit } from '../../logging/line-rate-limit.ts';
 import { passSeccompFilter, withSeccompStdio } from './seccomp/seccomp-fd.ts';
 import { FrameReader, FrameWriter } from './runner-frames.ts';
+import { DEFAULT_WIRE_BUDGET, WireBudget, type WireBudgetRates } from './wire-budget.ts';
 import { callSourceArgs } from './call-source-args.ts';
 import { isRunnerMessage, type HostToRunnerMessage, type RunnerCall, type RunnerPoolOptions, type RunnerToHostMessage } from './runner-protocol.ts';
 import type { RunnerCommand } from './runner-command.ts';
@@ -30,6 +31,8 @@ export interface RunnerProcessOptions {
   limits: RunnerPoolOptions;
   /** Largest frame the runner may send: a bigger one ends it. */
   maxFrameBytes: number;
+  /** How much of the host's thread its wire may take; DEFAULT_WIRE_BUDGET by default. */
+  wireBudget?: WireBudgetRates;
   hostServices: HostServices;
   logger: SandboxLogger;
 }
@@ -43,6 +46,8 @@ interface PendingCall {
   timer: NodeJS.Timeout;
   /** The source this call serves, as the host sent it: what the call's service requests act for. */
   sourceId: string | undefined;
+  /** The wire's hold-backs when the call was made (RunnerProcess.#holdBacks): one since, or one then, means frames may have waited unread. */
+  holdBacksAtStart: number;
 }
 
 /** What is kept of a message too long for one log line. */
@@ -59,6 +64,13 @@ const MAX_LOG_LINES_PER_SECOND = 200;
  */
 const MAX_SERVICE_CALLS = 16;
 const MAX_QUEUED_SERVICE_CALLS = 1_024;
+/**
+ * What a host service call is charged beyond the time its frame took: the work it starts (an
+ * egress request's checks, its answer's frame) runs later, out of the wire's timing.
+ */
+const SERVICE_CALL_CHARGE_MS = 0.02;
+/** A runner kept to its wire budget is logged at most this often. */
+const WIRE_PAUSE_LOG_MS = 10_000;
 /**
  * Codes only the host gives a call's failure: they tell the outbox the platform surely did not
  * get a send. A runner answering with one of them is not believed (the plugin could have sent).
@@ -82,12 +94,19 @@ export class RunnerProcess {
   /** Service calls waiting for a slot: each is handed the slot of a call that ends. */
   readonly #serviceQueue: (() => void)[] = [];
   readonly #logLimit: LineRateLimit;
+  readonly #budget: WireBudget;
+  /** Set while the wire is not read, for going over the budget. */
+  #resumeTimer: NodeJS.Timeout | undefined;
+  /** How many times the wire was paused (see #holdBacks). */
+  #pauses = 0;
+  #pauseLoggedAt = -Infinity;
 
   constructor(options: RunnerProcessOptions) {
     this.#options = options;
     this.#logLimit = new LineRateLimit(MAX_LOG_LINES_PER_SECOND, (count) =>
       options.logger.warn({ channel: options.label, dropped: count }, `${count} log lines of the channel's plugin dropped (more than ${MAX_LOG_LINES_PER_SECOND} a second)`),
     );
+    this.#budget = new WireBudget(options.wireBudget ?? DEFAULT_WIRE_BUDGET);
     this.#ready.promise.catch(() => {});
     this.#child = spawn(options.command.command, options.command.args, {
       // fd 3 is the wire: a socket pair of its own, not Node's IPC channel (see runner-frames.ts);
@@ -109,6 +128,8 @@ export class RunnerProcess {
     this.#wire.on('error', () => this.kill('its wire failed'));
     forwardOutput(this.#child, options.logger, { channel: options.label }, (tail) => (this.#stderrTail = tail));
     this.#child.on('error', (error) => this.#ended(`could not start: ${error.message}`));
+    // Gone: what it wrote is read off at once, so its wire ends and 'close' comes without waiting out a pause.
+    this.#child.on('exit', () => this.#resumeReading());
     // 'close', not 'exit': by then stderr is read to its end, and its last lines say why.
     this.#child.on('close', (code, signal) => this.#ended(this.#killReason ?? describeExit(code, signal, this.#stderrTail)));
     this.#send({ type: 'runner.init', fileUrl: options.fileUrl, label: options.label, limits: options.limits });
@@ -148,7 +169,7 @@ export class RunnerProcess {
     const { promise, resolve, reject } = Promise.withResolvers<unknown>();
     const timer = setTimeout(() => this.#timedOut(id, call.type, timeoutMs), timeoutMs);
     const sourceId = 'source' in call ? call.source.id : undefined;
-    this.#calls.set(id, { resolve, reject, started: false, isSend: call.type === 'channel.send', timer, sourceId });
+    this.#calls.set(id, { resolve, reject, started: false, isSend: call.type === 'channel.send', timer, sourceId, holdBacksAtStart: this.#holdBacks() });
     this.#send({ type: 'runner.call', id, call });
     return promise;
   }
@@ -158,6 +179,7 @@ export class RunnerProcess {
     if (this.#exitReason !== undefined) return;
     this.#killReason ??= reason;
     this.#child.kill('SIGKILL');
+    this.#resumeReading();
   }
 
   /** Asks the runner to drain and stop; kills it after `graceMs`. */
@@ -178,6 +200,8 @@ export class RunnerProcess {
   #read(chunk: Buffer): void {
     // A runner being killed is no longer listened to: nothing it still sends starts anything.
     if (this.#killReason !== undefined || this.#exitReason !== undefined) return;
+    const started = performance.now();
+    let charged = 0;
     let messages: unknown[];
     try {
       messages = this.#reader.push(chunk);
@@ -186,6 +210,7 @@ export class RunnerProcess {
     }
     for (const message of messages) {
       if (!isRunnerMessage(message)) return this.kill('broke the protocol: a message of no known shape');
+      if (message.type === 'runner.service') charged += SERVICE_CALL_CHARGE_MS;
       try {
         this.#handle(message);
       } catch (error) {
@@ -193,6 +218,48 @@ export class RunnerProcess {
         return this.kill(`sent a message the host could not handle: ${(error as Error).message}`);
       }
     }
+    this.#budget.spend(performance.now() - started + charged);
+    this.#keepToBudget();
+  }
+
+  /**
+   * Past its budget, the runner's wire is not read until the time is paid back: the kernel's
+   * buffer fills and the runner's writes wait, so a flood slows its own channel (whose answers
+   * queue behind it), not the host's thread.
+   */
+  #keepToBudget(): void {
+    if (this.#resumeTimer !== undefined) return;
+    const pauseMs = this.#budget.debtMs();
+    if (pauseMs === 0) return;
+    this.#pauses++;
+    this.#wire.pause();
+    this.#resumeTimer = setTimeout(() => this.#resumeReading(), pauseMs);
+    const now = performance.now();
+    if (now - this.#pauseLoggedAt < WIRE_PAUSE_LOG_MS) return;
+    this.#pauseLoggedAt = now;
+    const { hostMsPerSecond } = this.#options.wireBudget ?? DEFAULT_WIRE_BUDGET;
+    this.#options.logger.warn({ channel: this.#options.label, pauseMs }, `The channel's runner takes more than ${hostMsPerSecond} ms a second of the host's thread: its wire is read at that pace`);
+  }
+
+  #resumeReading(): void {
+    if (this.#resumeTimer === undefined) return;
+    clearTimeout(this.#resumeTimer);
+    this.#resumeTimer = undefined;
+    this.#wire.resume();
+  }
+
+  /**
+   * Whether a send that was not seen starting surely did not start: not if the wire was held back
+   * at any time since the call was made, when its `runner.send.started` may be waiting unread.
+   */
+  #surelyNotStarted(pending: PendingCall): boolean {
+    const now = this.#holdBacks();
+    return pending.isSend && !pending.started && pending.holdBacksAtStart === now && now % 2 === 0;
+  }
+
+  /** Twice the pauses so far, plus one while a pause lasts: equal and even at two moments means no pause between them. */
+  #holdBacks(): number {
+    return this.#pauses * 2 + (this.#resumeTimer === undefined ? 0 : 1);
   }
 
   #handle(message: RunnerToHostMessage): void {
@@ -308,7 +375,7 @@ export class RunnerProcess {
     this.#calls.delete(id);
     const label = this.#options.label;
     pending.reject(
-      pending.isSend && !pending.started
+      this.#surelyNotStarted(pending)
         ? sendNotStarted(label)
         : new SandboxError('BOT_ERR_PLUGIN_CALL_TIMEOUT', `${label}: ${method} got no answer from the runner within ${timeoutMs} ms; the runner was stopped`),
     );
@@ -320,13 +387,14 @@ export class RunnerProcess {
   #ended(reason: string): void {
     if (this.#exitReason !== undefined) return;
     this.#exitReason = reason;
+    this.#resumeReading();
     this.#logLimit.close();
     this.#ready.reject(new SandboxError('BOT_ERR_PLUGIN_RUNNER_DOWN', `${this.#options.label}: the runner ended before it was ready (${reason})`));
     for (const [id, pending] of this.#calls) {
       this.#calls.delete(id);
       clearTimeout(pending.timer);
       pending.reject(
-        pending.isSend && !pending.started
+        this.#surelyNotStarted(pending)
           ? sendNotStarted(this.#options.label, `the runner ${reason}`)
           : new SandboxError('BOT_ERR_PLUGIN_WORKER_CRASHED', `${this.#options.label}: the runner ended during the call (${reason})`),
       );

@@ -1,0 +1,59 @@
+/**
+ * How much of the host's one thread a runner's wire may take. Everything a runner sends costs
+ * that thread a parse and a dispatch, and plugin code can write valid frames to the wire as
+ * fast as memory copies: one runner flooding log frames kept the host's event loop 97% busy and
+ * its other channels 30 times slower. The host times what it spends on each runner's frames (a
+ * host service call is charged a little more, for the work it starts); past the budget it stops
+ * reading that wire until the time is paid back, so the runner's writes wait and only its own
+ * channel slows. A busy honest channel spends a fraction of it: replies and their sends cost the
+ * host some microseconds each.
+ */
+export interface WireBudgetRates {
+  /** Milliseconds of the host's thread a second (also the burst: one second's worth). */
+  hostMsPerSecond: number;
+}
+
+/** A quarter of a core: an honest channel at full load uses a fraction, a flood at most this. */
+export const DEFAULT_WIRE_BUDGET: Readonly<WireBudgetRates> = Object.freeze({ hostMsPerSecond: 250 });
+
+/**
+ * A token bucket of host milliseconds that refills continuously and may go into debt: one
+ * costly frame is still handled, and then paid for with a longer pause.
+ * @example
+ * const budget = new WireBudget(DEFAULT_WIRE_BUDGET);
+ * budget.spend(elapsedMs);
+ * const pauseMs = budget.debtMs(); // 0 while within budget
+ */
+export class WireBudget {
+  readonly #perSecond: number;
+  readonly #now: () => number;
+  #left: number;
+  #at: number;
+
+  /** `now`: a clock in ms; the default is monotonic. */
+  constructor(rates: WireBudgetRates, now: () => number = () => performance.now()) {
+    if (!(rates.hostMsPerSecond > 0)) throw new RangeError('a wire budget needs a positive rate');
+    this.#perSecond = rates.hostMsPerSecond;
+    this.#now = now;
+    this.#left = rates.hostMsPerSecond;
+    this.#at = now();
+  }
+
+  /** Spends `ms` of the host's time. */
+  spend(ms: number): void {
+    this.#refill();
+    this.#left -= ms;
+  }
+
+  /** Milliseconds until the bucket is out of debt; 0 when it is not in debt. */
+  debtMs(): number {
+    this.#refill();
+    return this.#left < 0 ? Math.ceil((-this.#left / this.#perSecond) * 1000) : 0;
+  }
+
+  #refill(): void {
+    const now = this.#now();
+    this.#left = Math.min(this.#perSecond, this.#left + (Math.max(0, now - this.#at) / 1000) * this.#perSecond);
+    this.#at = now;
+  }
+}
