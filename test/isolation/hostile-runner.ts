@@ -51,8 +51,6 @@ export interface StartOptions {
   restartDelayMs?: number;
   /** The host's services for the channel; default a stub (empty download links, no egress). */
   hostServicesFor?: SandboxSettings['hostServicesFor'];
-  /** The runner's own limit on a call (the host waits 2 s more); default 15 s. */
-  callTimeoutMs?: number;
 }
 
 export type Channel = LoadedSandbox & { logger: ReturnType<typeof recordingLogger> };
@@ -60,7 +58,6 @@ export type Channel = LoadedSandbox & { logger: ReturnType<typeof recordingLogge
 export function channelSettings(options: StartOptions = {}): SandboxSettings & { logger: ReturnType<typeof recordingLogger> } {
   return {
     ...POOL,
-    ...(options.callTimeoutMs === undefined ? {} : { callTimeoutMs: options.callTimeoutMs }),
     isolation: {
       mode: options.mode ?? 'strict',
       ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),

@@ -76,40 +76,10 @@ function ownsItsBuffer(view: Uint8Array): boolean {
   return view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
 }
 
-/**
- * Console lines a second that are sent to the host: the rest are counted here, before they cost
- * a frame, the host's time reading it (which its wire budget charges to the channel), or a
- * format. Half of what the host keeps of a channel's lines (200 a second), so that the count, a
- * line of its own, fits in the host's second too.
- */
-const MAX_CONSOLE_LINES_PER_SECOND = 100;
-
 /** Fire and forget: a plugin's log line must never wait for, or fail because of, the host. */
 function forwardConsole(bridge: HostBridgeClient): void {
-  let windowStart = -Infinity;
-  let sent = 0;
-  let dropped = 0;
-  let report: NodeJS.Timeout | undefined;
-  const reportDropped = () => {
-    clearTimeout(report);
-    report = undefined;
-    if (dropped > 0) bridge.log('warn', `${dropped} console lines not sent to the host (more than ${MAX_CONSOLE_LINES_PER_SECOND} a second)`, {}).catch(() => {});
-    dropped = 0;
-  };
   for (const [method, level] of Object.entries(CONSOLE_LEVELS)) {
     (console as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-      const now = performance.now();
-      if (now - windowStart >= 1_000) {
-        reportDropped();
-        windowStart = now;
-        sent = 0;
-      }
-      if (sent >= MAX_CONSOLE_LINES_PER_SECOND) {
-        dropped++;
-        report ??= setTimeout(reportDropped, windowStart + 1_000 - now).unref();
-        return;
-      }
-      sent++;
       bridge.log(level, formatLogLine(args), {}).catch(() => {});
     };
   }

@@ -73,7 +73,11 @@ export class FrameReader {
     this.#maxFrameBytes = maxFrameBytes;
   }
 
+  /** Bytes of the frames the last `push` completed (headers included). */
+  framedBytes = 0;
+
   push(chunk: Buffer): unknown[] {
+    this.framedBytes = 0;
     if (this.#failed) return [];
     this.#buffered.push(chunk);
     this.#bufferedBytes += chunk.length;
@@ -86,6 +90,7 @@ export class FrameReader {
       if (this.#bufferedBytes < HEADER_BYTES + length) break;
       const data = this.#buffered.length === 1 ? this.#buffered[0]! : Buffer.concat(this.#buffered, this.#bufferedBytes);
       messages.push(this.#parse(data.subarray(HEADER_BYTES, HEADER_BYTES + length)));
+      this.framedBytes += HEADER_BYTES + length;
       const rest = data.subarray(HEADER_BYTES + length);
       this.#buffered = rest.length > 0 ? [rest] : [];
       this.#bufferedBytes = rest.length;

@@ -17,7 +17,7 @@ import { maskStrayDescriptors } from './stray-descriptors.ts';
 import { LineRateLimit } from '../../logging/line-rate-limit.ts';
 import { passSeccompFilter, withSeccompStdio } from './seccomp/seccomp-fd.ts';
 import { FrameReader, FrameWriter } from './runner-frames.ts';
-import { DEFAULT_WIRE_BUDGET, WireBudget, type WireBudgetRates } from './wire-budget.ts';
+import { DEFAULT_WIRE_BUDGET, readChargeCeilingMs, WireBudget, type WireBudgetRates } from './wire-budget.ts';
 import { callSourceArgs } from './call-source-args.ts';
 import { isRunnerMessage, type HostToRunnerMessage, type RunnerCall, type RunnerPoolOptions, type RunnerToHostMessage } from './runner-protocol.ts';
 import type { RunnerCommand } from './runner-command.ts';
@@ -46,8 +46,6 @@ interface PendingCall {
   timer: NodeJS.Timeout;
   /** The source this call serves, as the host sent it: what the call's service requests act for. */
   sourceId: string | undefined;
-  /** The wire's hold-backs when the call was made (RunnerProcess.#holdBacks): one since, or one then, means frames may have waited unread. */
-  holdBacksAtStart: number;
 }
 
 /** What is kept of a message too long for one log line. */
@@ -97,8 +95,8 @@ export class RunnerProcess {
   readonly #budget: WireBudget;
   /** Set while the wire is not read, for going over the budget. */
   #resumeTimer: NodeJS.Timeout | undefined;
-  /** How many times the wire was paused (see #holdBacks). */
-  #pauses = 0;
+  /** The process has exited: what is left on its wire is read off at once, never held back. */
+  #gone = false;
   #pauseLoggedAt = -Infinity;
 
   constructor(options: RunnerProcessOptions) {
@@ -129,7 +127,10 @@ export class RunnerProcess {
     forwardOutput(this.#child, options.logger, { channel: options.label }, (tail) => (this.#stderrTail = tail));
     this.#child.on('error', (error) => this.#ended(`could not start: ${error.message}`));
     // Gone: what it wrote is read off at once, so its wire ends and 'close' comes without waiting out a pause.
-    this.#child.on('exit', () => this.#resumeReading());
+    this.#child.on('exit', () => {
+      this.#gone = true;
+      this.#resumeReading();
+    });
     // 'close', not 'exit': by then stderr is read to its end, and its last lines say why.
     this.#child.on('close', (code, signal) => this.#ended(this.#killReason ?? describeExit(code, signal, this.#stderrTail)));
     this.#send({ type: 'runner.init', fileUrl: options.fileUrl, label: options.label, limits: options.limits });
@@ -169,7 +170,7 @@ export class RunnerProcess {
     const { promise, resolve, reject } = Promise.withResolvers<unknown>();
     const timer = setTimeout(() => this.#timedOut(id, call.type, timeoutMs), timeoutMs);
     const sourceId = 'source' in call ? call.source.id : undefined;
-    this.#calls.set(id, { resolve, reject, started: false, isSend: call.type === 'channel.send', timer, sourceId, holdBacksAtStart: this.#holdBacks() });
+    this.#calls.set(id, { resolve, reject, started: false, isSend: call.type === 'channel.send', timer, sourceId });
     this.#send({ type: 'runner.call', id, call });
     return promise;
   }
@@ -218,7 +219,7 @@ export class RunnerProcess {
         return this.kill(`sent a message the host could not handle: ${(error as Error).message}`);
       }
     }
-    this.#budget.spend(performance.now() - started + charged);
+    this.#budget.spend(Math.min(performance.now() - started, readChargeCeilingMs(this.#reader.framedBytes)) + charged);
     this.#keepToBudget();
   }
 
@@ -228,10 +229,9 @@ export class RunnerProcess {
    * queue behind it), not the host's thread.
    */
   #keepToBudget(): void {
-    if (this.#resumeTimer !== undefined) return;
+    if (this.#resumeTimer !== undefined || this.#gone) return;
     const pauseMs = this.#budget.debtMs();
     if (pauseMs === 0) return;
-    this.#pauses++;
     this.#wire.pause();
     this.#resumeTimer = setTimeout(() => this.#resumeReading(), pauseMs);
     const now = performance.now();
@@ -248,19 +248,6 @@ export class RunnerProcess {
     this.#wire.resume();
   }
 
-  /**
-   * Whether a send that was not seen starting surely did not start: not if the wire was held back
-   * at any time since the call was made, when its `runner.send.started` may be waiting unread.
-   */
-  #surelyNotStarted(pending: PendingCall): boolean {
-    const now = this.#holdBacks();
-    return pending.isSend && !pending.started && pending.holdBacksAtStart === now && now % 2 === 0;
-  }
-
-  /** Twice the pauses so far, plus one while a pause lasts: equal and even at two moments means no pause between them. */
-  #holdBacks(): number {
-    return this.#pauses * 2 + (this.#resumeTimer === undefined ? 0 : 1);
-  }
 
   #handle(message: RunnerToHostMessage): void {
     switch (message.type) {
@@ -375,7 +362,7 @@ export class RunnerProcess {
     this.#calls.delete(id);
     const label = this.#options.label;
     pending.reject(
-      this.#surelyNotStarted(pending)
+      pending.isSend && !pending.started
         ? sendNotStarted(label)
         : new SandboxError('BOT_ERR_PLUGIN_CALL_TIMEOUT', `${label}: ${method} got no answer from the runner within ${timeoutMs} ms; the runner was stopped`),
     );
@@ -394,7 +381,7 @@ export class RunnerProcess {
       this.#calls.delete(id);
       clearTimeout(pending.timer);
       pending.reject(
-        this.#surelyNotStarted(pending)
+        pending.isSend && !pending.started
           ? sendNotStarted(this.#options.label, `the runner ${reason}`)
           : new SandboxError('BOT_ERR_PLUGIN_WORKER_CRASHED', `${this.#options.label}: the runner ended during the call (${reason})`),
       );

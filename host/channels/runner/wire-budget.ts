@@ -2,11 +2,13 @@
  * How much of the host's one thread a runner's wire may take. Everything a runner sends costs
  * that thread a parse and a dispatch, and plugin code can write valid frames to the wire as
  * fast as memory copies: one runner flooding log frames kept the host's event loop 97% busy and
- * its other channels 30 times slower. The host times what it spends on each runner's frames (a
- * host service call is charged a little more, for the work it starts); past the budget it stops
- * reading that wire until the time is paid back, so the runner's writes wait and only its own
- * channel slows. A busy honest channel spends a fraction of it: replies and their sends cost the
- * host some microseconds each.
+ * its other channels 30 times slower. The host times its work on each runner's frames (no more
+ * than their bytes could cost: a stall of the host's own that falls in the read is not charged;
+ * a host service call is charged a little more, for the work it starts, and that work itself, an
+ * egress request and its answer, is not timed) and, past the budget, stops
+ * reading that wire until the time is paid back: the runner's writes wait, and only its own
+ * channel slows. A busy honest channel spends a fraction of it: an answer or a send costs the
+ * host some microseconds here.
  */
 export interface WireBudgetRates {
   /** Milliseconds of the host's thread a second (also the burst: one second's worth). */
@@ -15,6 +17,17 @@ export interface WireBudgetRates {
 
 /** A quarter of a core: an honest channel at full load uses a fraction, a flood at most this. */
 export const DEFAULT_WIRE_BUDGET: Readonly<WireBudgetRates> = Object.freeze({ hostMsPerSecond: 250 });
+
+/**
+ * The most a read of a runner's wire is charged, by the bytes of the frames it completed: what
+ * parsing the costliest JSON shapes takes (about 400 ms a MiB measured), plus a millisecond for
+ * the dispatch. Time past it is not the frames' doing but a stall of the host's (a collection, a
+ * preemption, a blocked write to its log) that merely fell in the read.
+ * @example readChargeCeilingMs(200) // about 1.08
+ */
+export function readChargeCeilingMs(framedBytes: number): number {
+  return 1 + framedBytes * (400 / (1024 * 1024));
+}
 
 /**
  * A token bucket of host milliseconds that refills continuously and may go into debt: one

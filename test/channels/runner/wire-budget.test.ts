@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { WireBudget } from '../../../host/channels/runner/wire-budget.ts';
+import { readChargeCeilingMs, WireBudget } from '../../../host/channels/runner/wire-budget.ts';
 
 function budgetAt(hostMsPerSecond = 100) {
   let now = 0;
@@ -36,4 +36,9 @@ test('the bucket refills with time, up to one second of it, never more', () => {
 
 test('the rate must be positive', () => {
   assert.throws(() => new WireBudget({ hostMsPerSecond: 0 }), RangeError);
+});
+
+test("a read is charged no more than its frames' bytes could cost: a stall of the host's that falls in it is not the runner's", () => {
+  assert.ok(readChargeCeilingMs(200) < 1.1, 'a log line: about a millisecond at most');
+  assert.ok(readChargeCeilingMs(32 * 1024 * 1024) > 12_000, 'a 32 MiB frame of the costliest shape: all of its parse');
 });
