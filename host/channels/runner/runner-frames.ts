@@ -73,11 +73,11 @@ export class FrameReader {
     this.#maxFrameBytes = maxFrameBytes;
   }
 
-  /** Bytes of the frames the last `push` completed (headers included). */
-  framedBytes = 0;
+  /** For each message the last `push` returned, in order: its frame's bytes (header included) and the milliseconds its parse took. */
+  readonly framed: Array<{ bytes: number; parseMs: number }> = [];
 
   push(chunk: Buffer): unknown[] {
-    this.framedBytes = 0;
+    this.framed.length = 0;
     if (this.#failed) return [];
     this.#buffered.push(chunk);
     this.#bufferedBytes += chunk.length;
@@ -89,8 +89,9 @@ export class FrameReader {
       // again and again, time that grows with the square of its size, on the host's thread.
       if (this.#bufferedBytes < HEADER_BYTES + length) break;
       const data = this.#buffered.length === 1 ? this.#buffered[0]! : Buffer.concat(this.#buffered, this.#bufferedBytes);
+      const parseStarted = performance.now();
       messages.push(this.#parse(data.subarray(HEADER_BYTES, HEADER_BYTES + length)));
-      this.framedBytes += HEADER_BYTES + length;
+      this.framed.push({ bytes: HEADER_BYTES + length, parseMs: performance.now() - parseStarted });
       const rest = data.subarray(HEADER_BYTES + length);
       this.#buffered = rest.length > 0 ? [rest] : [];
       this.#bufferedBytes = rest.length;

@@ -17,7 +17,7 @@ import { maskStrayDescriptors } from './stray-descriptors.ts';
 import { LineRateLimit } from '../../logging/line-rate-limit.ts';
 import { passSeccompFilter, withSeccompStdio } from './seccomp/seccomp-fd.ts';
 import { FrameReader, FrameWriter } from './runner-frames.ts';
-import { DEFAULT_WIRE_BUDGET, readChargeCeilingMs, WireBudget, type WireBudgetRates } from './wire-budget.ts';
+import { DEFAULT_WIRE_BUDGET, frameChargeCeilingMs, WireBudget, type WireBudgetRates } from './wire-budget.ts';
 import { callSourceArgs } from './call-source-args.ts';
 import { isRunnerMessage, type HostToRunnerMessage, type RunnerCall, type RunnerPoolOptions, type RunnerToHostMessage } from './runner-protocol.ts';
 import type { RunnerCommand } from './runner-command.ts';
@@ -201,7 +201,6 @@ export class RunnerProcess {
   #read(chunk: Buffer): void {
     // A runner being killed is no longer listened to: nothing it still sends starts anything.
     if (this.#killReason !== undefined || this.#exitReason !== undefined) return;
-    const started = performance.now();
     let charged = 0;
     let messages: unknown[];
     try {
@@ -209,17 +208,22 @@ export class RunnerProcess {
     } catch (error) {
       return this.kill(`broke the protocol: ${(error as Error).message}`);
     }
-    for (const message of messages) {
+    const framed = this.#reader.framed;
+    for (const [index, message] of messages.entries()) {
       if (!isRunnerMessage(message)) return this.kill('broke the protocol: a message of no known shape');
-      if (message.type === 'runner.service') charged += SERVICE_CALL_CHARGE_MS;
+      const handleStarted = performance.now();
       try {
         this.#handle(message);
       } catch (error) {
         // Whatever a runner sends must not throw in the host's event loop.
         return this.kill(`sent a message the host could not handle: ${(error as Error).message}`);
       }
+      // Each frame pays for its own parse and dispatch, no more than its bytes could cost: a
+      // stall of the host's that falls in it (a collection, a blocked log write) is not its doing.
+      const { bytes, parseMs } = framed[index]!;
+      charged += Math.min(parseMs + performance.now() - handleStarted, frameChargeCeilingMs(bytes)) + (message.type === 'runner.service' ? SERVICE_CALL_CHARGE_MS : 0);
     }
-    this.#budget.spend(Math.min(performance.now() - started, readChargeCeilingMs(this.#reader.framedBytes)) + charged);
+    this.#budget.spend(charged);
     this.#keepToBudget();
   }
 

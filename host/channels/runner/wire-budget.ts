@@ -2,13 +2,13 @@
  * How much of the host's one thread a runner's wire may take. Everything a runner sends costs
  * that thread a parse and a dispatch, and plugin code can write valid frames to the wire as
  * fast as memory copies: one runner flooding log frames kept the host's event loop 97% busy and
- * its other channels 30 times slower. The host times its work on each runner's frames (no more
- * than their bytes could cost: a stall of the host's own that falls in the read is not charged;
- * a host service call is charged a little more, for the work it starts, and that work itself, an
- * egress request and its answer, is not timed) and, past the budget, stops
- * reading that wire until the time is paid back: the runner's writes wait, and only its own
- * channel slows. A busy honest channel spends a fraction of it: an answer or a send costs the
- * host some microseconds here.
+ * its other channels 30 times slower. The host times its parse and dispatch of each of a
+ * runner's frames, each charged no more than its bytes could cost (a stall of the host's own
+ * that falls in a small frame is not the runner's); a host service call is charged a little more,
+ * for the work it starts, whose asynchronous part (an egress request and its answer) is not timed.
+ * Past the budget, the host stops reading that wire until the time is paid back: the runner's
+ * writes wait, and only its own channel slows. A busy honest channel spends a fraction of it: an
+ * answer or a send costs the host some microseconds here.
  */
 export interface WireBudgetRates {
   /** Milliseconds of the host's thread a second (also the burst: one second's worth). */
@@ -19,14 +19,14 @@ export interface WireBudgetRates {
 export const DEFAULT_WIRE_BUDGET: Readonly<WireBudgetRates> = Object.freeze({ hostMsPerSecond: 250 });
 
 /**
- * The most a read of a runner's wire is charged, by the bytes of the frames it completed: what
- * parsing the costliest JSON shapes takes (about 400 ms a MiB measured), plus a millisecond for
- * the dispatch. Time past it is not the frames' doing but a stall of the host's (a collection, a
- * preemption, a blocked write to its log) that merely fell in the read.
- * @example readChargeCeilingMs(200) // about 1.08
+ * The most one frame is charged, by its bytes: what parsing the costliest JSON shapes takes
+ * (about 400 ms a MiB measured), plus a millisecond for its dispatch. Time past it is not the
+ * frame's doing but a stall of the host's (a collection, a preemption, a blocked write to its
+ * log) that merely fell in its handling.
+ * @example frameChargeCeilingMs(200) // about 1.08
  */
-export function readChargeCeilingMs(framedBytes: number): number {
-  return 1 + framedBytes * (400 / (1024 * 1024));
+export function frameChargeCeilingMs(bytes: number): number {
+  return 1 + bytes * (400 / (1024 * 1024));
 }
 
 /**

@@ -60,3 +60,16 @@ test('bytes travel as bytes; a frame without them parses the same; an escaped ke
   header.writeUInt32BE(json.length);
   assert.deepEqual(reader.push(Buffer.concat([header, json])), [{ body: { $bytes: 'aGk=' } }]);
 });
+
+test('the reader tells each message its frame: the bytes (header included) and the parse, for a frame split across chunks too', () => {
+  const reader = new FrameReader(1 << 20);
+  const small = encodeFrame({ type: 'runner.log', message: 'hi' });
+  const large = encodeFrame({ type: 'runner.reply', id: 1, value: 'x'.repeat(10_000) });
+  assert.deepEqual(reader.push(large.subarray(0, 5_000)), []);
+  assert.equal(reader.framed.length, 0);
+  assert.equal(reader.push(Buffer.concat([large.subarray(5_000), small])).length, 2);
+  assert.deepEqual(reader.framed.map((frame) => frame.bytes), [large.length, small.length]);
+  assert.ok(reader.framed.every((frame) => frame.parseMs >= 0));
+  reader.push(Buffer.alloc(0));
+  assert.equal(reader.framed.length, 0, 'each push tells only its own frames');
+});

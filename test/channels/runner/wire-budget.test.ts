@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readChargeCeilingMs, WireBudget } from '../../../host/channels/runner/wire-budget.ts';
+import { frameChargeCeilingMs, WireBudget } from '../../../host/channels/runner/wire-budget.ts';
 
 function budgetAt(hostMsPerSecond = 100) {
   let now = 0;
@@ -38,7 +38,7 @@ test('the rate must be positive', () => {
   assert.throws(() => new WireBudget({ hostMsPerSecond: 0 }), RangeError);
 });
 
-test("a read is charged no more than its frames' bytes could cost: a stall of the host's that falls in it is not the runner's", () => {
-  assert.ok(readChargeCeilingMs(200) < 1.1, 'a log line: about a millisecond at most');
-  assert.ok(readChargeCeilingMs(32 * 1024 * 1024) > 12_000, 'a 32 MiB frame of the costliest shape: all of its parse');
+test("a frame is charged no more than its bytes could cost: a stall of the host's that falls in a small one is not the runner's", () => {
+  assert.ok(frameChargeCeilingMs(200) < 1.1, 'a log line: about a millisecond at most');
+  assert.ok(frameChargeCeilingMs(32 * 1024 * 1024) > 12_000, 'a 32 MiB frame of the costliest shape: all of its parse');
 });
