@@ -19,7 +19,7 @@ import { readPluginManifest } from '../discovery/read-plugin-manifest.ts';
 import { pluginLinkPolicy } from '../runner/plugin-read-paths.ts';
 import type { DeclaredPackage } from './channels-file.ts';
 import { findChannelFile } from './find-channel-file.ts';
-import { checkInstallRules, checkStandingRules, OPEN_RULES, type InstallRules } from './install-policy.ts';
+import { checkInstallRules, checkStandingRules, OPEN_RULES, type InstallRules, type RuledPackage } from './install-policy.ts';
 import type { ChannelPackageStore } from './channel-package-store.ts';
 import { convergeChannelPackages, type ConvergeFailure } from './converge-channel-packages.ts';
 import { fetchChannelDependencies, type DependencyBundle } from './fetch-channel-dependencies.ts';
@@ -54,6 +54,7 @@ export interface ChannelPackageServiceOptions {
   registered?(): Array<{ name: string; package: { name: string } | undefined }>;
   /** What discovery made of a package's channel at the last rescan (the registry's diagnostics). */
   diagnostics(): Array<Pick<DiagnosticEntry, 'package' | 'name' | 'status' | 'code' | 'message'>>;
+  /** Must apply `accept` (the operator's rules) before it downloads or returns anything. */
   fetch(spec: string, registry: RegistrySettings, options: Pick<FetchOptions, 'pinnedIntegrity' | 'accept'>): Promise<FetchedPackage>;
   fromUpload(tarball: Buffer, options: Pick<FetchOptions, 'pinnedIntegrity' | 'accept'>): Promise<FetchedPackage>;
   /** Fetches a package's dependencies from the registry into one bundle; fetchChannelDependencies by default. */
@@ -188,9 +189,8 @@ export class ChannelPackageService {
     let fetched: FetchedPackage | undefined;
     try {
       this.#allow(request);
+      // The operator's rules are applied by the fetch itself, before any download.
       fetched = await this.#fetch(request);
-      const candidate = { name: fetched.name, version: fetched.version, publishedAt: fetched.publishedAt, fromRegistry: 'spec' in request, trust: fetched.trust };
-      checkInstallRules(candidate, this.#options.rules ?? OPEN_RULES, this.#options.now?.() ?? new Date());
       const dependencies = await this.#dependencies(fetched);
       const stored = { ...fetched, dependenciesIntegrity: dependencies?.integrity ?? null };
       const packageDir = await this.#options.store.stage(stored, fetched.tarball, dependencies?.tarball);
@@ -229,7 +229,7 @@ export class ChannelPackageService {
 
   /** Fetched with the operator's rules applied as soon as they can be: a refused registry version is never downloaded. */
   #fetch(request: InstallRequest): Promise<FetchedPackage> {
-    const accept = (candidate: Parameters<typeof checkInstallRules>[0]) => checkInstallRules(candidate, this.#options.rules ?? OPEN_RULES, this.#options.now?.() ?? new Date());
+    const accept = (candidate: RuledPackage) => checkInstallRules(candidate, this.#options.rules ?? OPEN_RULES, this.#options.now?.() ?? new Date());
     const options = { accept, ...(request.integrity === undefined ? {} : { pinnedIntegrity: request.integrity }) };
     return 'tarball' in request ? this.#options.fromUpload(request.tarball, options) : this.#options.fetch(request.spec, this.#options.registry, options);
   }

@@ -8,6 +8,7 @@ import { verifyRegistrySignatures, type RegistryKey } from './verify-registry-si
 
 export type { ChannelPackageManifest } from './channel-package-manifest.ts';
 
+import type { RuledPackage } from './install-policy.ts';
 import type { RegistrySettings } from './registry-settings.ts';
 
 export type { RegistrySettings };
@@ -38,15 +39,6 @@ export interface FetchedPackage {
   registryKeys?: RegistryKey[] | null;
 }
 
-/** A fetched package's facts the operator's rules judge, known before its tarball is downloaded. */
-export interface PackageCandidate {
-  name: string;
-  version: string;
-  trust: FetchedPackage['trust'];
-  publishedAt: string | undefined;
-  fromRegistry: boolean;
-}
-
 /** What to check beyond the registry's word. */
 export interface FetchOptions {
   /** The operator's expected sha512 SRI; the tarball must match it. */
@@ -54,7 +46,7 @@ export interface FetchOptions {
   /** Refuse tarballs larger than this; 20 MiB by default. */
   maxTarballBytes?: number;
   /** The operator's rules, applied as soon as the facts they judge are known (before a registry download): throws to refuse. */
-  accept?: (candidate: PackageCandidate) => void;
+  accept?: (candidate: RuledPackage) => void;
 }
 
 /** The largest tarball the host takes, fetched or uploaded: 20 MiB. */

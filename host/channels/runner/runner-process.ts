@@ -17,7 +17,7 @@ import { maskStrayDescriptors } from './stray-descriptors.ts';
 import { LineRateLimit } from '../../logging/line-rate-limit.ts';
 import { passSeccompFilter, withSeccompStdio } from './seccomp/seccomp-fd.ts';
 import { FrameReader, FrameWriter } from './runner-frames.ts';
-import { DEFAULT_WIRE_BUDGET, frameChargeCeilingMs, WireBudget, type WireBudgetRates } from './wire-budget.ts';
+import { DEFAULT_WIRE_BUDGET, frameChargeCeilingMs, WirePace, type WireBudgetRates } from './wire-budget.ts';
 import { callSourceArgs } from './call-source-args.ts';
 import { isRunnerMessage, type HostToRunnerMessage, type RunnerCall, type RunnerPoolOptions, type RunnerToHostMessage } from './runner-protocol.ts';
 import type { RunnerCommand } from './runner-command.ts';
@@ -67,8 +67,6 @@ const MAX_QUEUED_SERVICE_CALLS = 1_024;
  * egress request's checks, its answer's frame) runs later, out of the wire's timing.
  */
 const SERVICE_CALL_CHARGE_MS = 0.02;
-/** A runner kept to its wire budget is logged at most this often. */
-const WIRE_PAUSE_LOG_MS = 10_000;
 /**
  * Codes only the host gives a call's failure: they tell the outbox the platform surely did not
  * get a send. A runner answering with one of them is not believed (the plugin could have sent).
@@ -92,19 +90,13 @@ export class RunnerProcess {
   /** Service calls waiting for a slot: each is handed the slot of a call that ends. */
   readonly #serviceQueue: (() => void)[] = [];
   readonly #logLimit: LineRateLimit;
-  readonly #budget: WireBudget;
-  /** Set while the wire is not read, for going over the budget. */
-  #resumeTimer: NodeJS.Timeout | undefined;
-  /** The process has exited: what is left on its wire is read off at once, never held back. */
-  #gone = false;
-  #pauseLoggedAt = -Infinity;
+  readonly #pace: WirePace;
 
   constructor(options: RunnerProcessOptions) {
     this.#options = options;
     this.#logLimit = new LineRateLimit(MAX_LOG_LINES_PER_SECOND, (count) =>
       options.logger.warn({ channel: options.label, dropped: count }, `${count} log lines of the channel's plugin dropped (more than ${MAX_LOG_LINES_PER_SECOND} a second)`),
     );
-    this.#budget = new WireBudget(options.wireBudget ?? DEFAULT_WIRE_BUDGET);
     this.#ready.promise.catch(() => {});
     this.#child = spawn(options.command.command, options.command.args, {
       // fd 3 is the wire: a socket pair of its own, not Node's IPC channel (see runner-frames.ts);
@@ -120,6 +112,10 @@ export class RunnerProcess {
     });
     passSeccompFilter(this.#child, options.command.seccomp);
     this.#wire = this.#child.stdio[3] as Duplex;
+    const { hostMsPerSecond } = options.wireBudget ?? DEFAULT_WIRE_BUDGET;
+    this.#pace = new WirePace(this.#wire, { hostMsPerSecond }, (pauseMs) =>
+      options.logger.warn({ channel: options.label, pauseMs }, `The channel's runner takes more than ${hostMsPerSecond} ms a second of the host's thread: its wire is read at that pace`),
+    );
     this.#reader = new FrameReader(options.maxFrameBytes);
     this.#writer = new FrameWriter(this.#wire);
     this.#wire.on('data', (chunk: Buffer) => this.#read(chunk));
@@ -127,10 +123,7 @@ export class RunnerProcess {
     forwardOutput(this.#child, options.logger, { channel: options.label }, (tail) => (this.#stderrTail = tail));
     this.#child.on('error', (error) => this.#ended(`could not start: ${error.message}`));
     // Gone: what it wrote is read off at once, so its wire ends and 'close' comes without waiting out a pause.
-    this.#child.on('exit', () => {
-      this.#gone = true;
-      this.#resumeReading();
-    });
+    this.#child.on('exit', () => this.#pace.release());
     // 'close', not 'exit': by then stderr is read to its end, and its last lines say why.
     this.#child.on('close', (code, signal) => this.#ended(this.#killReason ?? describeExit(code, signal, this.#stderrTail)));
     this.#send({ type: 'runner.init', fileUrl: options.fileUrl, label: options.label, limits: options.limits });
@@ -180,7 +173,7 @@ export class RunnerProcess {
     if (this.#exitReason !== undefined) return;
     this.#killReason ??= reason;
     this.#child.kill('SIGKILL');
-    this.#resumeReading();
+    this.#pace.release();
   }
 
   /** Asks the runner to drain and stop; kills it after `graceMs`. */
@@ -223,35 +216,8 @@ export class RunnerProcess {
       const { bytes, parseMs } = framed[index]!;
       charged += Math.min(parseMs + performance.now() - handleStarted, frameChargeCeilingMs(bytes)) + (message.type === 'runner.service' ? SERVICE_CALL_CHARGE_MS : 0);
     }
-    this.#budget.spend(charged);
-    this.#keepToBudget();
+    this.#pace.spend(charged);
   }
-
-  /**
-   * Past its budget, the runner's wire is not read until the time is paid back: the kernel's
-   * buffer fills and the runner's writes wait, so a flood slows its own channel (whose answers
-   * queue behind it), not the host's thread.
-   */
-  #keepToBudget(): void {
-    if (this.#resumeTimer !== undefined || this.#gone) return;
-    const pauseMs = this.#budget.debtMs();
-    if (pauseMs === 0) return;
-    this.#wire.pause();
-    this.#resumeTimer = setTimeout(() => this.#resumeReading(), pauseMs);
-    const now = performance.now();
-    if (now - this.#pauseLoggedAt < WIRE_PAUSE_LOG_MS) return;
-    this.#pauseLoggedAt = now;
-    const { hostMsPerSecond } = this.#options.wireBudget ?? DEFAULT_WIRE_BUDGET;
-    this.#options.logger.warn({ channel: this.#options.label, pauseMs }, `The channel's runner takes more than ${hostMsPerSecond} ms a second of the host's thread: its wire is read at that pace`);
-  }
-
-  #resumeReading(): void {
-    if (this.#resumeTimer === undefined) return;
-    clearTimeout(this.#resumeTimer);
-    this.#resumeTimer = undefined;
-    this.#wire.resume();
-  }
-
 
   #handle(message: RunnerToHostMessage): void {
     switch (message.type) {
@@ -378,7 +344,7 @@ export class RunnerProcess {
   #ended(reason: string): void {
     if (this.#exitReason !== undefined) return;
     this.#exitReason = reason;
-    this.#resumeReading();
+    this.#pace.release();
     this.#logLimit.close();
     this.#ready.reject(new SandboxError('BOT_ERR_PLUGIN_RUNNER_DOWN', `${this.#options.label}: the runner ended before it was ready (${reason})`));
     for (const [id, pending] of this.#calls) {

@@ -70,3 +70,64 @@ export class WireBudget {
     this.#at = now;
   }
 }
+
+/** A readable stream the pace can hold back (the runner's wire). */
+interface Pausable {
+  pause(): void;
+  resume(): void;
+}
+
+/** A runner held to its budget is reported at most this often. */
+const HELD_BACK_REPORT_MS = 10_000;
+
+/**
+ * Keeps one runner's wire to its budget: past it, the wire is not read until the time is paid
+ * back. The kernel's buffer fills and the runner's writes wait, so a flood slows its own channel
+ * (whose answers queue behind it), not the host's thread. `onHeldBack` hears of it at most every
+ * ten seconds.
+ * @example
+ * const pace = new WirePace(wire, DEFAULT_WIRE_BUDGET, (pauseMs) => logger.warn({ pauseMs }, 'held back'));
+ * pace.spend(chargedMs); // after each read
+ * pace.release(); // the runner is gone: read what is left at once
+ */
+export class WirePace {
+  readonly #wire: Pausable;
+  readonly #budget: WireBudget;
+  readonly #onHeldBack: (pauseMs: number) => void;
+  #resumeTimer: NodeJS.Timeout | undefined;
+  #released = false;
+  #reportedAt = -Infinity;
+
+  constructor(wire: Pausable, rates: WireBudgetRates, onHeldBack: (pauseMs: number) => void) {
+    this.#wire = wire;
+    this.#budget = new WireBudget(rates);
+    this.#onHeldBack = onHeldBack;
+  }
+
+  /** Spends `ms` of the host's time on this wire, and holds it back while the budget is in debt. */
+  spend(ms: number): void {
+    this.#budget.spend(ms);
+    if (this.#resumeTimer !== undefined || this.#released) return;
+    const pauseMs = this.#budget.debtMs();
+    if (pauseMs === 0) return;
+    this.#wire.pause();
+    this.#resumeTimer = setTimeout(() => this.#resume(), pauseMs);
+    const now = performance.now();
+    if (now - this.#reportedAt < HELD_BACK_REPORT_MS) return;
+    this.#reportedAt = now;
+    this.#onHeldBack(pauseMs);
+  }
+
+  /** The runner is gone or being killed: what is left on its wire is read off at once, and never held back again. */
+  release(): void {
+    this.#released = true;
+    this.#resume();
+  }
+
+  #resume(): void {
+    if (this.#resumeTimer === undefined) return;
+    clearTimeout(this.#resumeTimer);
+    this.#resumeTimer = undefined;
+    this.#wire.resume();
+  }
+}
