@@ -9,10 +9,11 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import type { ChannelSource } from '@bot-ai/api';
 import type { InstallPolicy } from '../../host/channels/packages/channel-package-service.ts';
+import type { InstallRules } from '../../host/channels/packages/install-policy.ts';
 import { webhookRequest } from '../channels/builtin-pool/fixture-pool.ts';
 import { createPluginRoot } from './temp-plugin-root.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
-import { startTestRegistry, type TestRegistry } from './test-registry.ts';
+import { startTestRegistry, type TestRegistry, type TestRegistryOptions } from './test-registry.ts';
 
 const SOURCE: ChannelSource = { id: 'source-1', ref: 'ref-1', settings: {}, active: true };
 
@@ -26,12 +27,16 @@ export interface PackageHost {
   close(): Promise<void>;
 }
 
-/** Started with its channels loaded; `policy` is BOT_CHANNEL_INSTALL (default `registry`). */
-export async function startPackageHost(policy: InstallPolicy = 'registry'): Promise<PackageHost> {
-  const registry = await startTestRegistry();
+/**
+ * Started with its channels loaded; `policy` is BOT_CHANNEL_INSTALL (default `registry`), `rules`
+ * the operator's install rules (default none), `registry` what the test registry does.
+ */
+export async function startPackageHost(policy: InstallPolicy = 'registry', options: { rules?: InstallRules; registry?: TestRegistryOptions } = {}): Promise<PackageHost> {
+  const registry = await startTestRegistry(options.registry);
   const storeDir = await mkdtemp(path.join(tmpdir(), 'bot-channel-store-'));
   const appRoot = await createPluginRoot('bot-package-app-');
-  const app = await createTestApp({ channels: { appRoot }, channelPackages: { storeDir, policy, registry: { url: registry.url } } });
+  const rules = options.rules ? { rules: options.rules } : {};
+  const app = await createTestApp({ channels: { appRoot }, channelPackages: { storeDir, policy, ...rules, registry: { url: registry.url } } });
   await app.services.channels.load();
   return {
     registry,

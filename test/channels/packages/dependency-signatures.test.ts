@@ -5,19 +5,16 @@
  * the package, every dependency, and never an upload.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { test, type TestContext } from 'node:test';
 import { fetchChannelDependencies } from '../../../host/channels/packages/fetch-channel-dependencies.ts';
 import type { InstallPolicy } from '../../../host/channels/packages/channel-package-service.ts';
-import { OPEN_RULES } from '../../../host/channels/packages/install-policy.ts';
+import { OPEN_RULES, type InstallRules } from '../../../host/channels/packages/install-policy.ts';
 import { libraryTarball } from '../../support/build-tarball.ts';
 import { packedChannelOf } from '../../support/channel-package-tarballs.ts';
 import { PADDED_DEPENDENCIES, paddedChannelSource, publishLibraries } from '../../support/dependency-libraries.ts';
-import { createPluginRoot } from '../../support/temp-plugin-root.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { createSigningKey, sha512Integrity, startTestRegistry, type PublishOptions, type TestRegistry } from '../../support/test-registry.ts';
+import { startPackageHost, type PackageHost } from '../../support/package-host.ts';
+import { createSigningKey, sha512Integrity, startTestRegistry, type PublishOptions, type TestRegistry, type TestRegistryOptions } from '../../support/test-registry.ts';
 
 const HOST_PEERS = ['@bot-ai/api', '@bot-ai/types', 'zod', '@nestjs/common'];
 const registryKey = createSigningKey();
@@ -94,18 +91,16 @@ test('a registry that publishes no keys leaves every dependency unsigned: refuse
   await assert.rejects(fetchChannelDependencies(PADDED_DEPENDENCIES, 'bot-channel-x@1.0.0', { url: registry.url }, { hostPeers: HOST_PEERS, requireSigned: true }), { code: 'BOT_ERR_CHANNEL_PACKAGE_POLICY' });
 });
 
-/** A host installing from `registry` with BOT_CHANNEL_REQUIRE_SIGNED on. */
-async function signedOnlyHost(t: TestContext, registry: TestRegistry, policy: InstallPolicy = 'registry'): Promise<{ app: TestApp; storeDir: string }> {
-  const storeDir = await mkdtemp(path.join(tmpdir(), 'bot-signed-store-'));
-  const appRoot = await createPluginRoot('bot-signed-app-');
-  const app = await createTestApp({ channels: { appRoot }, channelPackages: { storeDir, policy, rules: { ...OPEN_RULES, requireSigned: true }, registry: { url: registry.url } } });
-  t.after(async () => {
-    await app.close();
-    await Promise.all([rm(storeDir, { recursive: true, force: true }), rm(appRoot, { recursive: true, force: true })]);
-  });
-  await app.services.channels.load();
-  return { app, storeDir };
+/** A host installing from a registry of its own that signs (the small libraries published), closed after the test. */
+async function packageHost(t: TestContext, options: { policy?: InstallPolicy; rules?: InstallRules; registry?: TestRegistryOptions } = {}): Promise<PackageHost> {
+  const host = await startPackageHost(options.policy, { registry: { signingKey: registryKey, ...options.registry }, ...(options.rules ? { rules: options.rules } : {}) });
+  t.after(() => host.close());
+  publishLibraries(host.registry);
+  return host;
 }
+
+/** The same, with BOT_CHANNEL_REQUIRE_SIGNED on. */
+const signedOnlyHost = (t: TestContext, policy: InstallPolicy = 'registry') => packageHost(t, { policy, rules: { ...OPEN_RULES, requireSigned: true } });
 
 async function publishChannel(registry: TestRegistry, name: string, dependencies: Record<string, string>, options: PublishOptions = {}): Promise<void> {
   const { manifest, tarball } = await packedChannelOf(name, '1.0.0', paddedChannelSource(name), (edited) => {
@@ -115,12 +110,11 @@ async function publishChannel(registry: TestRegistry, name: string, dependencies
 }
 
 test('with BOT_CHANNEL_REQUIRE_SIGNED the host installs a signed package with signed dependencies, and refuses the rest, audited, with nothing unpacked', async (t) => {
-  const registry = await signingRegistry(t);
+  const { registry, app, storeDir } = await signedOnlyHost(t);
   publishLibrary(registry, 'tiny-unsigned', { signature: 'none' });
   await publishChannel(registry, 'signed', PADDED_DEPENDENCIES);
   await publishChannel(registry, 'bare', PADDED_DEPENDENCIES, { signature: 'none' });
   await publishChannel(registry, 'loose', { ...PADDED_DEPENDENCIES, 'tiny-unsigned': '1.0.0' });
-  const { app, storeDir } = await signedOnlyHost(t, registry);
   const install = (spec: string) => app.request('POST', '/api/channel/packages', { as: 'admin', body: { spec } });
 
   for (const [name, reason] of [['bare', /bot-channel-bare@1\.0\.0 carries no registry signature/], ['loose', /dependency tiny-unsigned@1\.0\.0 carries no registry signature/]] as const) {
@@ -140,18 +134,9 @@ test('with BOT_CHANNEL_REQUIRE_SIGNED the host installs a signed package with si
 
 test("an install judges the dependencies by the keys it judged the package by: the registry is asked once", async (t) => {
   // A registry that would call every dependency unsigned if it were asked a second time.
-  const registry = await startTestRegistry({ signingKey: registryKey, keysOnce: true });
-  t.after(() => registry.close());
-  publishLibraries(registry);
+  const { registry, app } = await packageHost(t, { registry: { keysOnce: true } });
   publishLibrary(registry, 'tiny-swapped', { signature: { forgedWith: otherKey } });
   await publishChannel(registry, 'swapped', { 'tiny-swapped': '1.0.0' });
-  const storeDir = await mkdtemp(path.join(tmpdir(), 'bot-keys-store-'));
-  const appRoot = await createPluginRoot('bot-keys-app-');
-  const app = await createTestApp({ channels: { appRoot }, channelPackages: { storeDir, policy: 'registry', registry: { url: registry.url } } });
-  t.after(async () => {
-    await app.close();
-    await Promise.all([rm(storeDir, { recursive: true, force: true }), rm(appRoot, { recursive: true, force: true })]);
-  });
   const refused = await app.request('POST', '/api/channel/packages', { as: 'admin', body: { spec: 'bot-channel-swapped@1.0.0' } });
   assert.equal(refused.status, 422, refused.text);
   assert.equal(refused.body.error.code, 'BOT_ERR_CHANNEL_PACKAGE_SIGNATURE_INVALID');
@@ -160,9 +145,8 @@ test("an install judges the dependencies by the keys it judged the package by: t
 });
 
 test('with BOT_CHANNEL_REQUIRE_SIGNED an unsigned registry version is refused before its tarball is downloaded, in the preview too', async (t) => {
-  const registry = await signingRegistry(t);
+  const { registry, app } = await signedOnlyHost(t);
   await publishChannel(registry, 'bare', PADDED_DEPENDENCIES, { signature: 'none' });
-  const { app } = await signedOnlyHost(t, registry);
   for (const route of ['/api/channel/packages/preview', '/api/channel/packages']) {
     const refused = await app.request('POST', route, { as: 'admin', body: { spec: 'bot-channel-bare@1.0.0' } });
     assert.equal(refused.status, 403, `${route}: ${refused.text}`);
@@ -172,8 +156,7 @@ test('with BOT_CHANNEL_REQUIRE_SIGNED an unsigned registry version is refused be
 });
 
 test('with BOT_CHANNEL_REQUIRE_SIGNED an uploaded tarball is refused, pinned or not: no registry signs it', async (t) => {
-  const registry = await signingRegistry(t);
-  const { app } = await signedOnlyHost(t, registry, 'any');
+  const { app } = await signedOnlyHost(t, 'any');
   const { tarball } = await packedChannelOf('uploaded', '1.0.0', paddedChannelSource('uploaded'));
   for (const query of ['', `?integrity=${encodeURIComponent(sha512Integrity(tarball))}`]) {
     const refused = await app.request('POST', `/api/channel/packages/upload${query}`, { as: 'admin', raw: { bytes: tarball, type: 'application/gzip' } });

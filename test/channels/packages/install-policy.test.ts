@@ -1,20 +1,23 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { test } from 'node:test';
+import { readdir } from 'node:fs/promises';
+import { test, type TestContext } from 'node:test';
 import { configSchema } from '../../../host/config/config.schema.ts';
 import { checkInstallRules, installRulesFrom, type InstallRules } from '../../../host/channels/packages/install-policy.ts';
 import { packedChannel } from '../../support/channel-package-tarballs.ts';
-import { createPluginRoot } from '../../support/temp-plugin-root.ts';
-import { createTestApp } from '../../support/test-app.ts';
-import { startTestRegistry } from '../../support/test-registry.ts';
+import { startPackageHost, type PackageHost } from '../../support/package-host.ts';
 
 const NOW = new Date('2026-11-26T12:00:00.000Z');
 const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 3_600_000).toISOString();
 const candidate = (name: string, version = '1.2.0', publishedAt: string | undefined = hoursAgo(1_000), fromRegistry = true) => ({ name, version, publishedAt, fromRegistry, trust: 'unsigned' as const });
 const rules = (partial: Partial<InstallRules>): InstallRules => ({ allow: [], deny: [], minReleaseAgeHours: 0, requireSigned: false, ...partial });
 const refused = (run: () => void) => assert.throws(run, { code: 'BOT_ERR_CHANNEL_PACKAGE_POLICY' });
+
+/** A host installing from a registry of its own under `installRules`, closed after the test. */
+async function packageHost(t: TestContext, installRules: InstallRules): Promise<PackageHost> {
+  const host = await startPackageHost('registry', { rules: installRules });
+  t.after(() => host.close());
+  return host;
+}
 
 test('a deny entry refuses its name, or only the versions in its range, whatever the allow list says', () => {
   refused(() => checkInstallRules(candidate('bot-channel-x'), rules({ deny: ['bot-channel-x'], allow: ['bot-channel-x'] }), NOW));
@@ -54,13 +57,7 @@ test('the rules are read from BOT_CHANNEL_ALLOW, BOT_CHANNEL_DENY, BOT_CHANNEL_M
 });
 
 test('the host applies the rules before it unpacks anything, and audits the refusal', async (t) => {
-  const registry = await startTestRegistry();
-  t.after(() => registry.close());
-  const storeDir = await mkdtemp(path.join(tmpdir(), 'bot-policy-store-'));
-  const appRoot = await createPluginRoot('bot-policy-app-');
-  t.after(() => Promise.all([rm(storeDir, { recursive: true, force: true }), rm(appRoot, { recursive: true, force: true })]));
-  const app = await createTestApp({ channels: { appRoot }, channelPackages: { storeDir, policy: 'registry', rules: rules({ deny: ['bot-channel-banned'] }), registry: { url: registry.url } } });
-  t.after(() => app.close());
+  const { registry, app, storeDir } = await packageHost(t, rules({ deny: ['bot-channel-banned'] }));
   const { manifest, tarball } = await packedChannel('banned', '1.0.0');
   registry.publish(manifest, tarball);
   const response = await app.request('POST', '/api/channel/packages', { as: 'admin', body: { spec: 'bot-channel-banned@1.0.0' } });
@@ -73,15 +70,9 @@ test('the host applies the rules before it unpacks anything, and audits the refu
 });
 
 test('the rules apply to a preview, and to a rollback as they stand now: a version they refuse is not put back, and the refusal is audited', async (t) => {
-  const registry = await startTestRegistry();
-  t.after(() => registry.close());
-  const storeDir = await mkdtemp(path.join(tmpdir(), 'bot-policy-store-'));
-  const appRoot = await createPluginRoot('bot-policy-app-');
-  t.after(() => Promise.all([rm(storeDir, { recursive: true, force: true }), rm(appRoot, { recursive: true, force: true })]));
   // The operator's rules, made stricter below as a restart with a new BOT_CHANNEL_DENY would.
   const standing = rules({});
-  const app = await createTestApp({ channels: { appRoot }, channelPackages: { storeDir, policy: 'registry', rules: standing, registry: { url: registry.url } } });
-  t.after(() => app.close());
+  const { registry, app } = await packageHost(t, standing);
   for (const version of ['1.0.0', '2.0.0']) {
     const { manifest, tarball } = await packedChannel('turned', version);
     registry.publish(manifest, tarball);
